@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** Where each part of Lucid's layout lives in a vault; `lucid.json` overrides the defaults. */
+export const layoutSchema = z.object({
+  inbox: z.string().default('inbox'),
+  people: z.string().default('people'),
+  projects: z.string().default('projects'),
+  decisions: z.string().default('decisions'),
+  sessions: z.string().default('sessions'),
+  skills: z.string().default('skills'),
+  skillsArchive: z.string().default('skills/archive'),
+  reports: z.string().default('reports'),
+  evalQuestions: z.string().default('evals/questions'),
+  evalRuns: z.string().default('evals/runs'),
+  changelog: z.string().default('changelog.md'),
+  changelogArchive: z.string().default('changelog'),
+  agents: z.string().default('AGENTS.md'),
+});
+export type VaultLayout = z.infer<typeof layoutSchema>;
+
+export const lucidConfigSchema = z.object({
+  version: z.literal(1).default(1),
+  paths: layoutSchema.default(layoutSchema.parse({})),
+});
+export type LucidConfig = z.infer<typeof lucidConfigSchema>;
+
+/** The layout a vault uses when it has no `lucid.json`. */
+export const DEFAULT_LAYOUT: VaultLayout = layoutSchema.parse({});
+
+/** The file that records where the layout lives when not at the defaults. */
+export const CONFIG_FILE = 'lucid.json';
+
+/** Folders whose notes search leaves out unless asked (the changelog, the inbox, evaluations). */
+export function systemPrefixes(layout: VaultLayout): string[] {
+  return [layout.changelog, `${layout.changelogArchive}/`, `${layout.inbox}/`, `${layout.evalQuestions.split('/')[0]}/`];
+}

@@ -1,0 +1,539 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { VaultError } from './errors';
+
+/** One note as the search index stores it; the caller parses the file, the index only ranks text. */
+export interface IndexableNote {
+  /** Vault-relative path with '/' separators, e.g. `decisions/use-postgres.md`. */
+  path: string;
+  /** sha256 hex of the file's bytes: equal hashes mean equal content, so re-indexing is skipped. */
+  hash: string;
+  /** The file name without `.md`, or the front-matter title. */
+  title: string;
+  /** Front-matter `type` when it is one of Lucid's types, else null. */
+  type: string | null;
+  /** The resolved project note's path (e.g. `projects/atlas.md`), or null. */
+  project: string | null;
+  aliases: string[];
+  tags: string[];
+  headings: string[];
+  /** The other front-matter values flattened to text. */
+  fields: string;
+  /** The markdown body without front matter. */
+  body: string;
+}
+
+/** What the file system says about a file; an unchanged stamp means the file is not read again. */
+export interface FileStamp {
+  path: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * What one `sync` did. `unchanged` counts files whose content was already indexed, including those
+ * whose stamp changed but whose hash did not; `skipped` counts listed files `load` could not read,
+ * which are not in the index afterwards.
+ */
+export interface SyncResult {
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  skipped: number;
+}
+
+/** Filters and limits for `SearchIndex.search`. */
+export interface SearchOptions {
+  /** Most hits returned: default 20, clamped to 1..200. */
+  limit?: number;
+  /** Only notes whose `type` is exactly this. */
+  type?: string;
+  /** Only notes whose resolved project is this note path; `.md` is added when missing. */
+  project?: string;
+  /**
+   * Only notes in this folder or below it (`decisions`, `Daily Notes/2023`); matched literally and
+   * case-sensitively on whole path segments, so `%` and `_` in folder names are plain characters.
+   */
+  folder?: string;
+  /** Include notes under `systemPrefixes` (default false). */
+  includeSystem?: boolean;
+  /**
+   * Literal path prefixes of Lucid's own files (a folder ends with '/'), default
+   * `DEFAULT_SYSTEM_PREFIXES`. Pass the vault's own when `lucid.json` moves them. A prefix that
+   * contains the `folder` filter is not excluded: asking for folder `inbox` searches the inbox.
+   */
+  systemPrefixes?: string[];
+}
+
+/**
+ * One search result. `score` is the negated BM25 rank: higher is better, comparable only within one
+ * query. `snippet` is one line of plain text around the best match in the body (or the start of the
+ * body, or the title when the body is empty); each matched term is wrapped in `«` and `»`, and any
+ * `«`/`»` in the note itself is shown as `‹`/`›`, so every guillemet in a snippet is a marker.
+ * Render it as text, never as HTML or markdown.
+ */
+export interface SearchHit {
+  path: string;
+  title: string;
+  type: string | null;
+  score: number;
+  snippet: string;
+}
+
+/** Version of the index's tables; an index stored with another version is dropped and rebuilt. */
+export const SEARCH_SCHEMA_VERSION = 1;
+
+/** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
+export const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze([
+  'changelog.md',
+  'changelog/',
+  'inbox/',
+  'evals/',
+]);
+
+/**
+ * Words that carry no meaning in a question. Content words that read like stopwords in a technical
+ * memory (`up`, `down`, `out`, `over`, `done`, `get`, `new`) are deliberately kept.
+ */
+const STOPWORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all also am an and any anything are as at be because been
+  before being below between both but by can could d did didn do does doesn doing don during each
+  either else ever every few for from further had hadn has hasn have haven having he her here hers
+  herself him himself his how i if in into is isn it its itself just let ll m me might more most must
+  my myself neither no nor not of on once only or other our ours ourselves own please re s same
+  shall she should shouldn so some something such t tell than that the their theirs them themselves
+  then there these they this those through to too until us ve very was wasn we were weren what
+  whatever when where whether which while who whom whose why will with won would wouldn yet you your
+  yours yourself yourselves`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** A word as SQLite's unicode61 tokenizer sees one: letters and digits, with combining marks after them. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
+/** Emoji presentation selectors, which would otherwise glue themselves to a digit (keycaps: 1️⃣). */
+const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+const MAX_TERMS = 32;
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 200;
+const BM25_WEIGHTS = '10.0, 8.0, 5.0, 5.0, 2.0, 1.0';
+const SNIPPET_TOKENS = 24;
+
+/**
+ * Tokenize a question as people and agents write it: lowercased words, stopwords dropped, punctuation
+ * ignored. Words split where SQLite's tokenizer splits them (`state-of-the-art` is `state`, `art`;
+ * `what's` is `what`, `s`), duplicates are dropped, order is kept, and at most 32 terms are returned.
+ * Emoji and symbols are ignored; words in any script are kept (a run of CJK characters is one word).
+ */
+export function tokenizeQuery(query: string): string[] {
+  return scanQuery(query).terms;
+}
+
+/**
+ * The FTS5 MATCH expression for a question: every term quoted (so nothing the user typed acts as an
+ * operator), terms OR'd, and the last term a prefix when the question ends inside that word (as-you-type
+ * search: `postgres migr` becomes `"postgres" OR "migr"*`). Null when the question has no terms.
+ */
+export function buildMatchExpression(query: string): string | null {
+  const { terms, typing } = scanQuery(query);
+  if (terms.length === 0) return null;
+  return terms.map((term, i) => (typing && i === terms.length - 1 ? `"${term}"*` : `"${term}"`)).join(' OR ');
+}
+
+/** The terms of a question, and whether it ends inside its last term (no space or punctuation after it). */
+function scanQuery(query: string): { terms: string[]; typing: boolean } {
+  const text = typeof query === 'string' ? query.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
+  const terms: string[] = [];
+  const seen = new Set<string>();
+  let lastWord: RegExpMatchArray | undefined;
+  for (const match of text.matchAll(WORD)) {
+    lastWord = match;
+    const term = match[0];
+    if (terms.length === MAX_TERMS || STOPWORDS.has(term) || seen.has(term)) continue;
+    seen.add(term);
+    terms.push(term);
+  }
+  const typing =
+    lastWord !== undefined &&
+    lastWord.index! + lastWord[0].length === text.length &&
+    terms[terms.length - 1] === lastWord[0];
+  return { terms, typing };
+}
+
+interface StoredRow {
+  id: number;
+  hash: string;
+  mtime_ms: number;
+  size: number;
+}
+
+interface HitRow {
+  path: string;
+  title: string;
+  type: string | null;
+  score: number;
+  body_snippet: string | null;
+  title_snippet: string | null;
+}
+
+/**
+ * The full-text index of one vault, kept in a SQLite file (usually `.lucid/search.db`). It is a cache:
+ * everything in it can be rebuilt from the notes, so an index with another schema version or an
+ * unreadable file is dropped and rebuilt. Several processes may open the same file (WAL mode); writes
+ * wait for each other.
+ */
+export class SearchIndex {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  /**
+   * Open or create the index at `dbPath` (its folder is created), in WAL mode. When the schema version
+   * stored in the file differs from `SEARCH_SCHEMA_VERSION`, or the file is not a SQLite database,
+   * the index is rebuilt empty; the next `sync` fills it. Throws VaultError `io_error` when the file
+   * cannot be created or opened.
+   */
+  static open(dbPath: string): SearchIndex {
+    if (typeof dbPath !== 'string' || dbPath === '') {
+      throw new VaultError('invalid_input', 'The search index needs a file path.');
+    }
+    try {
+      return new SearchIndex(openDatabase(dbPath));
+    } catch (error) {
+      if (!isCorruption(error) || dbPath === ':memory:') throw ioError(dbPath, error);
+    }
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+    try {
+      return new SearchIndex(openDatabase(dbPath));
+    } catch (error) {
+      throw ioError(dbPath, error);
+    }
+  }
+
+  /**
+   * Bring the index up to date with `listing`, every .md file now in the vault. A file whose mtime and
+   * size match the stored stamp is not read. Any other file is read with `load`: when its hash equals
+   * the stored hash only the stamp is updated (counted as unchanged), otherwise it is re-indexed. A file
+   * `load` returns null for (unreadable, binary) is left out of the index and tried again next time.
+   * Paths no longer listed are removed. Files are read before the write lock is taken; all changes are
+   * then written in one transaction, so searches see the old index or the new one, never a mix.
+   * Throws VaultError `invalid_input` for a malformed path or a note whose path differs from its stamp;
+   * an error thrown by `load` propagates. Either way nothing is written.
+   */
+  sync(listing: readonly FileStamp[], load: (path: string) => IndexableNote | null): SyncResult {
+    const stamps = new Map<string, FileStamp>();
+    for (const stamp of listing) {
+      assertStamp(stamp);
+      stamps.set(stamp.path, stamp);
+    }
+
+    const stored = new Map<string, StoredRow>();
+    for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<
+      StoredRow & { path: string }
+    >) {
+      stored.set(row.path, row);
+    }
+
+    const loaded = new Map<string, IndexableNote | null>();
+    for (const stamp of stamps.values()) {
+      const row = stored.get(stamp.path);
+      if (row && row.mtime_ms === stamp.mtimeMs && row.size === stamp.size) continue;
+      const note = load(stamp.path);
+      if (note) assertNote(note, stamp);
+      loaded.set(stamp.path, note);
+    }
+
+    const result: SyncResult = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0 };
+    const apply = this.db.transaction(() => {
+      const find = this.statement('SELECT id, hash, mtime_ms, size FROM notes WHERE path = ?');
+      for (const stamp of stamps.values()) {
+        if (!loaded.has(stamp.path)) {
+          result.unchanged++;
+          continue;
+        }
+        const note = loaded.get(stamp.path) ?? null;
+        const row = find.get(stamp.path) as StoredRow | undefined;
+        if (!note) {
+          if (row) {
+            this.deleteRow(row.id);
+            result.removed++;
+          }
+          result.skipped++;
+        } else if (!row) {
+          this.writeNote(note, stamp);
+          result.added++;
+        } else if (row.hash === note.hash) {
+          this.statement('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?').run(stamp.mtimeMs, stamp.size, row.id);
+          result.unchanged++;
+        } else {
+          this.writeNote(note, stamp);
+          result.updated++;
+        }
+      }
+      for (const row of this.statement('SELECT id, path FROM notes').all() as { id: number; path: string }[]) {
+        if (stamps.has(row.path)) continue;
+        this.deleteRow(row.id);
+        result.removed++;
+      }
+    });
+    apply.immediate();
+    return result;
+  }
+
+  /**
+   * Index or replace one note right after Lucid wrote it, with the stamp of the file it wrote, so the
+   * next `sync` does not read it again. Throws VaultError `invalid_input` when the paths differ.
+   */
+  upsert(note: IndexableNote, stamp: FileStamp): void {
+    assertStamp(stamp);
+    assertNote(note, stamp);
+    this.db.transaction(() => this.writeNote(note, stamp)).immediate();
+  }
+
+  /** Remove one note from the index; a path that is not indexed is ignored. */
+  remove(notePath: string): void {
+    this.db
+      .transaction(() => {
+        const row = this.statement('SELECT id FROM notes WHERE path = ?').get(notePath) as { id: number } | undefined;
+        if (row) this.deleteRow(row.id);
+      })
+      .immediate();
+  }
+
+  /**
+   * Rank notes for a question written by a person or an agent (see `tokenizeQuery`): any term may
+   * match, notes are ordered by BM25 with title, aliases, headings and tags weighted above other
+   * front-matter fields and the body, and words are matched by their stem (`deciding` finds
+   * `decided`). Nothing in the question is an operator, so no input can cause a syntax error; a
+   * question with no terms returns []. Excludes Lucid's own files unless `includeSystem` is set.
+   */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const match = buildMatchExpression(query);
+    if (match === null) return [];
+
+    const where: string[] = ['notes_fts MATCH @match'];
+    const params: Record<string, unknown> = { match, limit: clampLimit(options.limit) };
+    if (options.type) {
+      where.push('n.type = @type');
+      params.type = options.type;
+    }
+    if (options.project) {
+      where.push('n.project = @project');
+      params.project = options.project.endsWith('.md') ? options.project : `${options.project}.md`;
+    }
+    const folder = normalizeFolder(options.folder);
+    if (folder) {
+      where.push('substr(n.path, 1, length(@folder)) = @folder');
+      params.folder = `${folder}/`;
+    }
+    if (!options.includeSystem) {
+      const prefixes = (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter(
+        (prefix) => prefix !== '' && !(folder && `${folder}/`.startsWith(prefix)),
+      );
+      prefixes.forEach((prefix, i) => {
+        where.push(`substr(n.path, 1, length(@system${i})) <> @system${i}`);
+        params[`system${i}`] = prefix;
+      });
+    }
+
+    const sql = `
+      SELECT n.path, n.title, n.type, -bm25(notes_fts, ${BM25_WEIGHTS}) AS score,
+        snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS body_snippet,
+        snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title_snippet
+      FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+      WHERE ${where.join(' AND ')}
+      ORDER BY bm25(notes_fts, ${BM25_WEIGHTS}), n.path
+      LIMIT @limit`;
+    const rows = this.statement(sql).all(params) as HitRow[];
+    return rows.map((row) => ({
+      path: row.path,
+      title: row.title,
+      type: row.type,
+      score: row.score,
+      snippet: renderSnippet(row.body_snippet || row.title_snippet || row.title),
+    }));
+  }
+
+  /** How many notes are indexed. */
+  count(): number {
+    return (this.statement('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
+  }
+
+  /** Close the database; further calls on this index throw. Closing twice is harmless. */
+  close(): void {
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private writeNote(note: IndexableNote, stamp: FileStamp): void {
+    const { id } = this.statement(
+      `INSERT INTO notes (path, hash, mtime_ms, size, title, type, project, folder)
+       VALUES (@path, @hash, @mtimeMs, @size, @title, @type, @project, @folder)
+       ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime_ms = excluded.mtime_ms, size = excluded.size,
+         title = excluded.title, type = excluded.type, project = excluded.project, folder = excluded.folder
+       RETURNING id`,
+    ).get({
+      path: note.path,
+      hash: note.hash,
+      mtimeMs: stamp.mtimeMs,
+      size: stamp.size,
+      title: note.title,
+      type: note.type,
+      project: note.project,
+      folder: folderOf(note.path),
+    }) as { id: number };
+    this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+    this.statement(
+      `INSERT INTO notes_fts (rowid, title, aliases, headings, tags, fields, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      note.title,
+      note.aliases.join('\n'),
+      note.headings.join('\n'),
+      note.tags.join('\n'),
+      note.fields,
+      note.body,
+    );
+  }
+
+  private deleteRow(id: number): void {
+    this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+    this.statement('DELETE FROM notes WHERE id = ?').run(id);
+  }
+}
+
+function openDatabase(dbPath: string): Database.Database {
+  if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+  const db = new Database(dbPath);
+  try {
+    db.pragma('busy_timeout = 10000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.transaction(() => {
+      db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+        | { value: string }
+        | undefined;
+      if (row?.value === String(SEARCH_SCHEMA_VERSION)) return;
+      dropIndexTables(db);
+      createIndexTables(db);
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
+        String(SEARCH_SCHEMA_VERSION),
+      );
+    }).immediate();
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Drops every table but `meta`; virtual tables first, which takes their shadow tables with them. */
+function dropIndexTables(db: Database.Database): void {
+  const tables = () =>
+    db
+      .prepare(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name <> 'meta' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      )
+      .all() as { name: string; sql: string | null }[];
+  for (const table of tables()) {
+    if (/^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
+  }
+  for (const table of tables()) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
+}
+
+function createIndexTables(db: Database.Database): void {
+  // `id` keeps the FTS rowids stable: a plain rowid may be renumbered by VACUUM.
+  db.exec(`
+    CREATE TABLE notes (
+      id INTEGER PRIMARY KEY,
+      path TEXT NOT NULL UNIQUE,
+      hash TEXT NOT NULL,
+      mtime_ms REAL NOT NULL,
+      size INTEGER NOT NULL,
+      title TEXT NOT NULL,
+      type TEXT,
+      project TEXT,
+      folder TEXT NOT NULL
+    );
+    CREATE VIRTUAL TABLE notes_fts USING fts5(
+      title, aliases, headings, tags, fields, body,
+      tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+  `);
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+}
+
+function ioError(dbPath: string, error: unknown): VaultError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new VaultError('io_error', `Could not open the search index at ${dbPath}: ${reason}`);
+}
+
+function assertStamp(stamp: FileStamp): void {
+  const p = stamp?.path;
+  if (typeof p !== 'string' || p === '' || p.startsWith('/') || p.includes('\\') || p.includes('\0')) {
+    throw new VaultError('invalid_input', `Not a vault-relative path with '/' separators: ${JSON.stringify(p)}.`);
+  }
+  if (!Number.isFinite(stamp.mtimeMs) || !Number.isFinite(stamp.size)) {
+    throw new VaultError('invalid_input', `The file stamp of ${p} needs a numeric mtimeMs and size.`);
+  }
+}
+
+function assertNote(note: IndexableNote, stamp: FileStamp): void {
+  if (note.path !== stamp.path) {
+    throw new VaultError('invalid_input', `The note loaded for ${stamp.path} has the path ${note.path}.`);
+  }
+}
+
+function folderOf(notePath: string): string {
+  const slash = notePath.lastIndexOf('/');
+  return slash === -1 ? '' : notePath.slice(0, slash);
+}
+
+function normalizeFolder(folder: string | undefined): string {
+  if (!folder) return '';
+  return folder
+    .replaceAll('\\', '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+|\/+$/g, '');
+}
+
+function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT;
+  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
+}
+
+/** One line of plain text; literal guillemets become ‹ › so that « » mark matches only. */
+function renderSnippet(raw: string): string {
+  return raw
+    .replaceAll('«', '‹')
+    .replaceAll('»', '›')
+    .replaceAll('\u0002', '«')
+    .replaceAll('\u0003', '»')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,863 @@
+import nodePath from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { ioError, writeFileAtomic } from './atomic';
+import { addChangelogLine, formatChangelogLine, oneLine } from './changelog';
+import { CONFIG_FILE, DEFAULT_LAYOUT, lucidConfigSchema, systemPrefixes, type VaultLayout } from './config';
+import { VaultError } from './errors';
+import {
+  decodeNoteBytes,
+  hashBytes,
+  parseFrontmatter,
+  type FrontmatterData,
+} from './frontmatter';
+import { nodeFs, type VaultFs } from './fs';
+import {
+  assertWritableRepo,
+  changedPaths,
+  commitPaths,
+  gitConfig,
+  openRepo,
+  type GitIdentity,
+  type GitRepo,
+} from './git';
+import { cryptoIds, formatDate, newEditId, type Clock, type IdSource } from './ids';
+import { createLinkResolver, isExternalTarget, parseLinks, type LinkResolver, type ParsedLink } from './links';
+import { withVaultLock, type LockOptions } from './lock';
+import { basenameOf, isInside, normalizeNotePath, normalizeVaultPath, TEMP_PREFIX } from './paths';
+import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
+import { SearchIndex, type IndexableNote, type SearchHit, type SearchOptions } from './search-index';
+
+/** What an edit does, as its commit's `Lucid-Op` trailer and its changelog line name it. */
+export const OPS = ['create', 'update', 'append', 'delete', 'accept', 'reject', 'revert', 'molt', 'archive', 'merge', 'init', 'eval', 'report'] as const;
+export type Op = (typeof OPS)[number];
+
+/** Notes larger than this are listed and shown as text but not parsed, indexed or rewritten. */
+export const MAX_NOTE_BYTES = 4 * 1024 * 1024;
+
+/** How to open a vault: everything from outside (environment, clock, ids, file system) is passed in. */
+export interface OpenVaultOptions {
+  root: string;
+  /** The environment git runs with (the CLI passes process.env). */
+  env: Record<string, string | undefined>;
+  clock?: Clock;
+  ids?: IdSource;
+  fs?: VaultFs;
+  /** The person's name when git has no user.name (LUCID_USER, else the OS user). */
+  fallbackUser?: string;
+  lock?: LockOptions;
+}
+
+/** A file of the vault as the listing sees it. */
+export interface VaultFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Why a note cannot be parsed (it is still listed and readable as text where it is text). */
+export type NoteProblem = 'invalid_frontmatter' | 'binary' | 'invalid_utf8' | 'too_large';
+
+/** A note as every consumer sees it: never raw gray-matter output. */
+export interface Note {
+  path: string;
+  title: string;
+  size: number;
+  mtimeMs: number;
+  /** sha256 of the file's bytes: pass it back as `expectedHash` when writing. */
+  hash: string;
+  /** The text, or null for binary and undecodable files. */
+  text: string | null;
+  frontmatter: FrontmatterData;
+  body: string;
+  /** The `type` field as written (any string), and whether it is one of Lucid's. */
+  type: string | null;
+  lucidType: NoteType | null;
+  problem: NoteProblem | null;
+  problemMessage: string | null;
+  violations: Violation[];
+  links: ParsedLink[];
+}
+
+/** One file an edit changes: its new text (null deletes it) and the hash it was based on. */
+export interface FileChange {
+  path: string;
+  content: string | null;
+  /** sha256 the file must still have; null: it must not exist; undefined: not checked. */
+  expectedHash?: string | null;
+}
+
+/** An edit: exactly one commit with its changelog line. */
+export interface EditRequest {
+  actor: string;
+  op: Op;
+  /** The note the edit is about (commit subject and changelog link). */
+  path: string;
+  reason: string;
+  session?: string;
+  changes: FileChange[];
+  /** Extra trailers after the standard ones, e.g. ['Lucid-Molt', 'triage 2->3']. */
+  trailers?: [string, string][];
+  /** Skip the schema check (accepting a person's own text, restoring history). */
+  skipValidation?: boolean;
+}
+
+/** What an edit produced. */
+export interface EditResult {
+  editId: string;
+  commit: string;
+  /** New sha256 of each changed path (null when deleted). */
+  hashes: Record<string, string | null>;
+  /** The commit that first saved a person's uncommitted version, when there was one. */
+  savedPersonCommit: string | null;
+}
+
+const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
+const SESSION = /^\d{8}-\d{6}-[a-z0-9-]+-[a-z2-7]{4}$/;
+
+interface CachedNote {
+  size: number;
+  mtimeMs: number;
+  note: Note;
+}
+
+/**
+ * A Lucid vault: the one place that reads, searches and writes it. Open it with {@link openVault}.
+ */
+export class Vault {
+  readonly root: string;
+  readonly repo: GitRepo;
+  readonly layout: VaultLayout;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  private readonly fs: VaultFs;
+  private readonly personName: string;
+  private readonly personEmail: string;
+  private readonly lockOptions: LockOptions;
+  private readonly notes = new Map<string, CachedNote>();
+  private searchIndex: SearchIndex | null = null;
+  private lastSync = 0;
+  private resolverCache: { key: string; resolver: LinkResolver } | null = null;
+
+  constructor(init: {
+    root: string;
+    repo: GitRepo;
+    layout: VaultLayout;
+    clock: Clock;
+    ids: IdSource;
+    fs: VaultFs;
+    personName: string;
+    personEmail: string;
+    lockOptions: LockOptions;
+  }) {
+    this.root = init.root;
+    this.repo = init.repo;
+    this.layout = init.layout;
+    this.clock = init.clock;
+    this.ids = init.ids;
+    this.fs = init.fs;
+    this.personName = init.personName;
+    this.personEmail = init.personEmail;
+    this.lockOptions = init.lockOptions;
+  }
+
+  /** The actor string for the person at this vault: `human:<git user.name>`. */
+  get person(): string {
+    return `human:${this.personName}`;
+  }
+
+  /** `.lucid/` (local state, git-ignored), created on demand. */
+  stateDir(): string {
+    const dir = nodePath.join(this.root, '.lucid');
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Every file of the vault except git's, Lucid's state, dot-folders and temp files. */
+  async listFiles(): Promise<VaultFile[]> {
+    const out: VaultFile[] = [];
+    const walk = async (dir: string, prefix: string) => {
+      let entries;
+      try {
+        entries = await this.fs.readdir(dir);
+      } catch (error) {
+        if (prefix === '') throw ioError(error, 'read the vault folder');
+        return;
+      }
+      for (const entry of entries) {
+        const name = entry.name;
+        if (name.startsWith('.')) continue;
+        const rel = prefix ? `${prefix}/${name}` : name;
+        const abs = nodePath.join(dir, name);
+        if (entry.isDirectory()) {
+          if (name === 'node_modules') continue;
+          await walk(abs, rel);
+        } else if (entry.isFile() || entry.isSymbolicLink()) {
+          try {
+            const stat = await this.fs.stat(abs);
+            if (!stat.isFile()) continue;
+            if (entry.isSymbolicLink() && !isInside(this.root, await this.fs.realpath(abs))) continue;
+            out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs });
+          } catch {
+            // a dangling link or a file removed meanwhile
+          }
+        }
+      }
+    };
+    await walk(this.root, '');
+    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
+  }
+
+  /** Removes Lucid temp files left behind by a crash (older than a minute). */
+  async sweepTempFiles(): Promise<string[]> {
+    const removed: string[] = [];
+    const now = Date.now();
+    const walk = async (dir: string, prefix: string) => {
+      for (const entry of await this.fs.readdir(dir).catch(() => [])) {
+        const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+        const abs = nodePath.join(dir, entry.name);
+        if (entry.isDirectory() && !entry.name.startsWith('.')) await walk(abs, rel);
+        else if (entry.isFile() && entry.name.startsWith(TEMP_PREFIX)) {
+          const stat = await this.fs.lstat(abs).catch(() => null);
+          if (stat && now - stat.mtimeMs > 60_000) {
+            await this.fs.unlink(abs).catch(() => undefined);
+            removed.push(rel);
+          }
+        }
+      }
+    };
+    await walk(this.root, '');
+    return removed;
+  }
+
+  /** The absolute path of a vault path for reading; links may not lead outside the vault. */
+  async resolveForRead(path: string): Promise<string> {
+    const abs = nodePath.join(this.root, path);
+    let real: string;
+    try {
+      real = await this.fs.realpath(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new VaultError('not_found', `No file ${path} in this vault.`);
+      throw ioError(error, `read ${path}`);
+    }
+    if (!isInside(this.root, real) || isInside(nodePath.join(this.root, '.git'), real)) {
+      throw new VaultError('forbidden', `${path} is a link that leads outside the vault.`);
+    }
+    return real;
+  }
+
+  /** The absolute path of a vault path for writing: no component may be a symbolic link. */
+  async resolveForWrite(path: string): Promise<string> {
+    const segments = path.split('/');
+    let current = this.root;
+    for (let i = 0; i < segments.length; i += 1) {
+      current = nodePath.join(current, segments[i]);
+      let stat;
+      try {
+        stat = await this.fs.lstat(current);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') break;
+        if (code === 'ENOTDIR') throw new VaultError('invalid_path', `A part of ${path} is a file, not a folder.`);
+        throw ioError(error, `check ${path}`);
+      }
+      if (stat.isSymbolicLink()) {
+        throw new VaultError('forbidden', `${path} goes through a symbolic link; Lucid only writes real files inside the vault.`);
+      }
+      const last = i === segments.length - 1;
+      if (!last && !stat.isDirectory()) throw new VaultError('invalid_path', `A part of ${path} is a file, not a folder.`);
+      if (last && !stat.isFile()) throw new VaultError('invalid_path', `${path} is not a regular file.`);
+    }
+    return nodePath.join(this.root, path);
+  }
+
+  /** The raw bytes of a vault file (attachments included), confined to the vault. */
+  async readFileBytes(path: string): Promise<Buffer> {
+    const rel = normalizeVaultPath(path);
+    const abs = await this.resolveForRead(rel);
+    try {
+      return await this.fs.readFile(abs);
+    } catch (error) {
+      throw ioError(error, `read ${rel}`);
+    }
+  }
+
+  /**
+   * Reads a note. Bad front matter, binary bytes and invalid UTF-8 are reported on the note
+   * (`problem`), never thrown; a missing file is `not_found`.
+   */
+  async readNote(path: string): Promise<Note> {
+    const rel = normalizeNotePath(path);
+    const abs = await this.resolveForRead(rel);
+    let stat;
+    try {
+      stat = await this.fs.stat(abs);
+    } catch (error) {
+      throw ioError(error, `read ${rel}`);
+    }
+    const cached = this.notes.get(rel);
+    if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.note;
+    let bytes: Buffer;
+    try {
+      bytes = await this.fs.readFile(abs);
+    } catch (error) {
+      throw ioError(error, `read ${rel}`);
+    }
+    const note = buildNote(rel, bytes, stat.mtimeMs);
+    this.notes.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, note });
+    return note;
+  }
+
+  /** Every note (`*.md`) of the vault, parsed; unreadable ones are listed with their problem. */
+  async listNotes(): Promise<Note[]> {
+    const files = (await this.listFiles()).filter((f) => f.path.toLowerCase().endsWith('.md'));
+    const seen = new Set<string>();
+    const out: Note[] = [];
+    for (const file of files) {
+      seen.add(file.path);
+      const cached = this.notes.get(file.path);
+      if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
+        out.push(cached.note);
+        continue;
+      }
+      try {
+        out.push(await this.readNote(file.path));
+      } catch {
+        // removed or became unreadable meanwhile
+      }
+    }
+    for (const key of this.notes.keys()) if (!seen.has(key)) this.notes.delete(key);
+    return out;
+  }
+
+  /** A resolver over the vault's current files (rebuilt when files come or go). */
+  async linkResolver(files?: VaultFile[]): Promise<LinkResolver> {
+    const list = files ?? (await this.listFiles());
+    const key = `${list.length}:${list.map((f) => f.path).join('\u0000')}`;
+    if (this.resolverCache?.key === key) return this.resolverCache.resolver;
+    const resolver = createLinkResolver(list.map((f) => f.path));
+    this.resolverCache = { key, resolver };
+    return resolver;
+  }
+
+  /** The notes that link to `path`, with the line of each link. */
+  async backlinks(path: string): Promise<{ from: string; line: number; raw: string }[]> {
+    const target = normalizeNotePath(path);
+    const files = await this.listFiles();
+    const resolver = await this.linkResolver(files);
+    const out: { from: string; line: number; raw: string }[] = [];
+    for (const note of await this.listNotes()) {
+      for (const link of note.links) {
+        if (link.target === '') continue;
+        if (resolver.resolve(link.target, note.path, link.kind) === target && note.path !== target) {
+          out.push({ from: note.path, line: link.line, raw: link.raw });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Where each of a note's links leads (null: broken; external links left out). */
+  async resolveLinks(note: Note): Promise<{ link: ParsedLink; resolved: string | null }[]> {
+    const resolver = await this.linkResolver();
+    return note.links
+      .filter((link) => !isExternalTarget(link.target))
+      .map((link) => ({ link, resolved: link.target === '' ? note.path : resolver.resolve(link.target, note.path, link.kind) }));
+  }
+
+  /**
+   * Everything wrong with the vault: schema violations of Lucid-typed notes, notes that cannot be
+   * parsed, and links that lead nowhere.
+   */
+  async lint(): Promise<LintReport> {
+    const files = await this.listFiles();
+    const resolver = await this.linkResolver(files);
+    const notes = await this.listNotes();
+    const report: LintReport = { notes: notes.length, violations: [], unparseable: [], brokenLinks: [] };
+    for (const note of notes) {
+      if (note.problem) {
+        report.unparseable.push({ path: note.path, problem: note.problem, message: note.problemMessage ?? note.problem });
+        continue;
+      }
+      report.violations.push(...note.violations);
+      for (const link of note.links) {
+        if (link.target === '' || isExternalTarget(link.target)) continue;
+        if (resolver.resolve(link.target, note.path, link.kind) === null) {
+          report.brokenLinks.push({ path: note.path, line: link.line, link: link.raw, target: link.target });
+        }
+      }
+    }
+    return report;
+  }
+
+  /** Opens (and keeps open) the search index in `.lucid/`. */
+  private index(): SearchIndex {
+    if (!this.searchIndex) this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'));
+    return this.searchIndex;
+  }
+
+  /** Brings the search index up to date with the files on disk (notices edits made outside Lucid). */
+  async syncSearch(): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
+    const files = (await this.listFiles()).filter((f) => f.path.toLowerCase().endsWith('.md'));
+    const resolver = await this.linkResolver();
+    const loaded = new Map<string, Note>();
+    for (const file of files) {
+      const cached = this.notes.get(file.path);
+      if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) loaded.set(file.path, cached.note);
+    }
+    const index = this.index();
+    const pending: string[] = [];
+    const result = index.sync(files, (path) => {
+      const note = loaded.get(path);
+      if (note) return toIndexable(note, resolver);
+      pending.push(path);
+      return null;
+    });
+    if (pending.length > 0) {
+      for (const path of pending) {
+        const note = await this.readNote(path).catch(() => null);
+        const file = files.find((f) => f.path === path);
+        if (note && file) index.upsert(toIndexable(note, resolver), { path, size: file.size, mtimeMs: file.mtimeMs });
+      }
+      result.added += pending.length;
+    }
+    this.lastSync = Date.now();
+    return result;
+  }
+
+  /**
+   * Searches notes for a question written as people and agents write it (BM25, stemming, title,
+   * aliases, headings and tags above body text). The changelog, inbox and evaluations are left out
+   * unless `includeSystem`.
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    if (Date.now() - this.lastSync > 1000) await this.syncSearch();
+    return this.index().search(query, { systemPrefixes: systemPrefixes(this.layout), ...options });
+  }
+
+  /** Closes the search index (tests and short-lived CLI runs). */
+  close(): void {
+    this.searchIndex?.close();
+    this.searchIndex = null;
+  }
+
+  /**
+   * The write path: one edit is one commit holding the changed notes and their changelog line,
+   * and nothing else. Under the vault lock: the repository state is checked, each file's hash is
+   * compared with `expectedHash` (a mismatch is a `conflict`), new text is validated against its
+   * type's schema, a person's uncommitted version of any touched file is first committed as
+   * theirs, the files are written atomically, and the commit is made through a temporary index.
+   * If anything fails, every file is put back as it was.
+   */
+  async edit(request: EditRequest): Promise<EditResult> {
+    if (!ACTOR.test(request.actor)) {
+      throw new VaultError('invalid_input', 'The actor must be agent:<slug> (a-z, 0-9, -) or human:<name>.');
+    }
+    if (!(OPS as readonly string[]).includes(request.op)) throw new VaultError('invalid_input', `Unknown operation ${request.op}.`);
+    if (request.session !== undefined && !SESSION.test(request.session)) {
+      throw new VaultError('invalid_input', 'The session id must look like 20261130-140112-claude-code-k3tq.');
+    }
+    if (request.changes.length === 0) throw new VaultError('invalid_input', 'An edit must change at least one file.');
+    const reason = oneLine(request.reason ?? '');
+    const subjectPath = normalizeVaultPath(request.path);
+    const changes = request.changes.map((change) => ({ ...change, path: normalizeVaultPath(change.path, { forWrite: true }) }));
+    const protectedPaths = new Set([this.layout.changelog]);
+    for (const change of changes) {
+      if (protectedPaths.has(change.path) || change.path.startsWith(`${this.layout.changelogArchive}/`) && change.path.endsWith('.md') && /^\d{4}-\d{2}\.md$/.test(change.path.slice(this.layout.changelogArchive.length + 1))) {
+        throw new VaultError('forbidden', 'The changelog is written by Lucid itself, one line per edit.');
+      }
+      if (change.path === CONFIG_FILE && request.op !== 'init') throw new VaultError('forbidden', 'lucid.json is written by lucid init.');
+    }
+    const trailers = (request.trailers ?? []).map(([k, v]) => [k, oneLine(v)] as [string, string]);
+
+    return withVaultLock(
+      nodePath.join(this.stateDir(), 'vault'),
+      async (assertHeld) => {
+        await assertWritableRepo(this.repo);
+        const prepared: { path: string; abs: string; bytes: Uint8Array | null; mode?: number }[] = [];
+        for (const change of changes) {
+          const abs = await this.resolveForWrite(change.path);
+          const current = await this.readCurrent(abs);
+          if (change.expectedHash !== undefined) {
+            const currentHash = current ? hashBytes(current.bytes) : null;
+            if (change.expectedHash === null && currentHash !== null) {
+              throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
+            }
+            if (change.expectedHash !== null && currentHash !== change.expectedHash) {
+              throw new VaultError(
+                'conflict',
+                currentHash === null
+                  ? `${change.path} was deleted since you read it.`
+                  : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
+                { path: change.path, currentHash },
+              );
+            }
+          }
+          if (current && change.path.toLowerCase().endsWith('.md') && !request.actor.startsWith('human:')) {
+            const existing = buildNote(change.path, current.bytes, 0);
+            if (existing.problem) {
+              throw new VaultError('invalid_frontmatter', `${change.path} cannot be changed by an agent until a person fixes it: ${existing.problemMessage}`, { path: change.path });
+            }
+          }
+          let bytes: Uint8Array | null = null;
+          if (change.content !== null) {
+            if (typeof change.content !== 'string') throw new VaultError('invalid_input', 'Content must be text.');
+            bytes = Buffer.from(change.content, 'utf8');
+            if (bytes.length > MAX_NOTE_BYTES) throw new VaultError('too_large', `${change.path} would be larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB.`);
+            if (change.path.toLowerCase().endsWith('.md') && !request.skipValidation) this.validateText(change.path, change.content);
+          } else if (!current) {
+            throw new VaultError('not_found', `No file ${change.path} to delete.`);
+          }
+          prepared.push({ path: change.path, abs, bytes, mode: current?.mode });
+        }
+
+        const touched = [...prepared.map((p) => p.path), this.layout.changelog];
+        const dirty = [...(await changedPaths(this.repo, touched))].filter((p) => touched.includes(p));
+        let savedPersonCommit: string | null = null;
+        if (dirty.length > 0) {
+          const main = dirty.find((p) => p !== this.layout.changelog) ?? dirty[0];
+          const { commit } = await this.commitLocked({
+            actor: this.person,
+            op: 'update',
+            path: main,
+            reason: `saved ${this.personName}'s uncommitted edit before ${request.actor}'s ${request.op}`,
+            writes: [],
+            alsoCommit: dirty,
+            trailers: [],
+            assertHeld,
+          });
+          savedPersonCommit = commit;
+        }
+        const { editId, commit } = await this.commitLocked({
+          actor: request.actor,
+          op: request.op,
+          path: subjectPath,
+          reason,
+          session: request.session,
+          writes: prepared,
+          alsoCommit: [],
+          trailers,
+          assertHeld,
+        });
+        const hashes: Record<string, string | null> = {};
+        for (const p of prepared) hashes[p.path] = p.bytes ? hashBytes(p.bytes) : null;
+        return { editId, commit, hashes, savedPersonCommit };
+      },
+      this.lockOptions,
+    );
+  }
+
+  /** Validates a note's new text: its front matter must parse and fit its type's rules. */
+  validateText(path: string, text: string): void {
+    const parsed = parseFrontmatter(text.replace(/^\uFEFF/, ''));
+    if (!parsed.ok) throw new VaultError('invalid_frontmatter', `${path}: ${parsed.error}`, { path });
+    const violations = validateFrontmatter(path, parsed.data);
+    if (violations.length > 0) {
+      throw new VaultError('schema_violation', `${path} breaks the ${String(parsed.data.type)} rules: ${violations.map((v) => v.message).join('; ')}.`, { violations });
+    }
+  }
+
+  private async readCurrent(abs: string): Promise<{ bytes: Buffer; mode: number } | null> {
+    try {
+      const stat = await this.fs.lstat(abs);
+      return { bytes: await this.fs.readFile(abs), mode: stat.mode & 0o777 };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw ioError(error, 'read the current file');
+    }
+  }
+
+  /** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
+  private async commitLocked(input: {
+    actor: string;
+    op: Op;
+    path: string;
+    reason: string;
+    session?: string;
+    writes: { path: string; abs: string; bytes: Uint8Array | null; mode?: number }[];
+    alsoCommit: string[];
+    trailers: [string, string][];
+    assertHeld: () => void;
+  }): Promise<{ editId: string; commit: string }> {
+    const editId = newEditId(this.ids);
+    const now = this.clock();
+    const month = formatDate(now).slice(0, 7);
+    const changelogAbs = await this.resolveForWrite(this.layout.changelog);
+    const currentChangelog = await this.readCurrent(changelogAbs);
+    const line = formatChangelogLine({
+      date: now,
+      actor: input.actor,
+      op: input.op,
+      path: input.path,
+      reason: input.reason,
+      session: input.session,
+      sessionsFolder: this.layout.sessions,
+      editId,
+    });
+    const archiveAbs = new Map<string, string>();
+    const rotated = addChangelogLine(currentChangelog ? currentChangelog.bytes.toString('utf8') : null, line, month, (m) => {
+      const path = `${this.layout.changelogArchive}/${m}.md`;
+      const abs = nodePath.join(this.root, path);
+      archiveAbs.set(m, abs);
+      return existsSync(abs) ? readFileSync(abs, 'utf8') : null;
+    });
+    const writes = [...input.writes];
+    writes.push({ path: this.layout.changelog, abs: changelogAbs, bytes: Buffer.from(rotated.changelog, 'utf8'), mode: currentChangelog?.mode });
+    for (const [m, text] of rotated.archives) {
+      const path = `${this.layout.changelogArchive}/${m}.md`;
+      writes.push({ path, abs: await this.resolveForWrite(path), bytes: Buffer.from(text, 'utf8') });
+    }
+
+    const backups: { abs: string; before: { bytes: Buffer; mode: number } | null }[] = [];
+    const message = this.commitMessage(input.op, input.path, input.reason, input.actor, editId, input.session, input.trailers);
+    try {
+      for (const write of writes) {
+        backups.push({ abs: write.abs, before: await this.readCurrent(write.abs) });
+        if (write.bytes === null) {
+          try {
+            await this.fs.unlink(write.abs);
+            await this.fs.fsyncDir(nodePath.dirname(write.abs));
+          } catch (error) {
+            throw ioError(error, `delete ${write.path}`);
+          }
+        } else {
+          const dir = nodePath.dirname(write.abs);
+          await this.ensureDir(dir);
+          await writeFileAtomic(this.fs, write.abs, write.bytes, { ids: this.ids, expectedDir: dir, mode: write.mode });
+        }
+      }
+      input.assertHeld();
+      const commit = await commitPaths(this.repo, {
+        paths: [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])],
+        message,
+        author: this.identityOf(input.actor),
+        committer: { name: this.personName, email: this.personEmail },
+        date: now,
+        indexFile: nodePath.join(this.stateDir(), `index-${this.ids.base32(8)}`),
+      }).finally(() => this.removeTempIndexes());
+      for (const write of writes) this.afterWrite(write.path);
+      return { editId, commit };
+    } catch (error) {
+      for (const backup of backups.reverse()) {
+        try {
+          if (backup.before) {
+            await writeFileAtomic(this.fs, backup.abs, backup.before.bytes, { ids: this.ids, expectedDir: nodePath.dirname(backup.abs), mode: backup.before.mode });
+          } else {
+            await this.fs.unlink(backup.abs).catch(() => undefined);
+          }
+        } catch {
+          // best effort: the original error is what the caller needs
+        }
+      }
+      throw error;
+    }
+  }
+
+  private async removeTempIndexes(): Promise<void> {
+    const dir = this.stateDir();
+    for (const entry of await this.fs.readdir(dir).catch(() => [])) {
+      if (entry.name.startsWith('index-')) await this.fs.unlink(nodePath.join(dir, entry.name)).catch(() => undefined);
+    }
+  }
+
+  private async ensureDir(dir: string): Promise<void> {
+    const rel = nodePath.relative(this.root, dir);
+    if (rel === '') return;
+    try {
+      await this.fs.mkdir(dir);
+    } catch (error) {
+      throw ioError(error, `create the folder ${rel}`);
+    }
+    const real = await this.fs.realpath(dir);
+    if (real !== dir) throw new VaultError('forbidden', `The folder ${rel} is a link; Lucid only writes real files inside the vault.`);
+  }
+
+  private afterWrite(path: string): void {
+    this.notes.delete(path);
+    this.resolverCache = null;
+    this.lastSync = 0;
+  }
+
+  private identityOf(actor: string): GitIdentity {
+    if (actor === this.person) return { name: this.personName, email: this.personEmail };
+    if (actor.startsWith('human:')) return { name: actor.slice(6), email: 'person@lucid.invalid' };
+    return { name: actor, email: `${actor.slice(6)}@agents.lucid.invalid` };
+  }
+
+  private commitMessage(op: Op, path: string, reason: string, actor: string, editId: string, session: string | undefined, extra: [string, string][]): string {
+    const trailers: [string, string][] = [
+      ['Lucid-Actor', actor],
+      ['Lucid-Op', op],
+      ['Lucid-Edit', editId],
+    ];
+    if (session) trailers.push(['Lucid-Session', session]);
+    trailers.push(...extra);
+    return `${op} ${oneLine(path, 200)}\n\n${reason || `${op} by ${actor}`}\n\n${trailers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
+  }
+}
+
+/** What `lint` found. */
+export interface LintReport {
+  notes: number;
+  violations: Violation[];
+  unparseable: { path: string; problem: NoteProblem; message: string }[];
+  brokenLinks: { path: string; line: number; link: string; target: string }[];
+}
+
+/** Parses a note's bytes into a {@link Note}; problems are recorded, never thrown. */
+export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
+  const base: Note = {
+    path,
+    title: basenameOf(path),
+    size: bytes.length,
+    mtimeMs,
+    hash: hashBytes(bytes),
+    text: null,
+    frontmatter: {},
+    body: '',
+    type: null,
+    lucidType: null,
+    problem: null,
+    problemMessage: null,
+    violations: [],
+    links: [],
+  };
+  const decoded = decodeNoteBytes(bytes);
+  if (!decoded.ok) return { ...base, problem: decoded.reason, problemMessage: decoded.message };
+  base.text = decoded.text;
+  if (bytes.length > MAX_NOTE_BYTES) {
+    return { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` };
+  }
+  const parsed = parseFrontmatter(decoded.text);
+  if (!parsed.ok) {
+    return {
+      ...base,
+      body: parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text,
+      problem: 'invalid_frontmatter',
+      problemMessage: parsed.error,
+      links: safeLinks(parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text),
+    };
+  }
+  const data = parsed.data;
+  const type = typeof data.type === 'string' ? data.type : null;
+  const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : base.title;
+  return {
+    ...base,
+    title,
+    frontmatter: data,
+    body: parsed.parts.body,
+    type,
+    lucidType: isLucidType(type) ? type : null,
+    violations: validateFrontmatter(path, data),
+    links: safeLinks(parsed.parts.body, data),
+  };
+}
+
+function safeLinks(body: string, data?: FrontmatterData): ParsedLink[] {
+  try {
+    return parseLinks(body, data);
+  } catch {
+    return [];
+  }
+}
+
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+function flatten(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flatten).join(' ');
+  return String(value);
+}
+
+/** The search index's view of a note. */
+export function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
+  const fm = note.frontmatter;
+  const fields = Object.entries(fm)
+    .filter(([key]) => !['aliases', 'tags', 'title', 'type'].includes(key))
+    .map(([, value]) => flatten(value))
+    .join(' ');
+  let project: string | null = null;
+  const projectLink = typeof fm.project === 'string' ? /^\[\[([^\]|#]+)/.exec(fm.project)?.[1] : undefined;
+  if (projectLink) project = resolver.resolve(projectLink, note.path, 'frontmatter');
+  if (note.lucidType === 'project') project = note.path;
+  const body = note.body ?? '';
+  return {
+    path: note.path,
+    hash: note.hash,
+    title: note.title,
+    type: note.lucidType,
+    project,
+    aliases: stringsOf(fm.aliases),
+    tags: stringsOf(fm.tags).concat([...body.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1])),
+    headings: [...body.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => m[1]),
+    fields,
+    body: note.problem && note.problem !== 'invalid_frontmatter' ? '' : body,
+  };
+}
+
+/**
+ * Opens a vault: canonicalizes the root, finds its git repository (`not_a_repo` with what to do
+ * when there is none), reads `lucid.json`, and learns the person's name from git.
+ */
+export async function openVault(options: OpenVaultOptions): Promise<Vault> {
+  const fs = options.fs ?? nodeFs;
+  let root: string;
+  try {
+    root = await fs.realpath(nodePath.resolve(options.root));
+    if (!(await fs.stat(root)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new VaultError('not_found', `The vault folder ${options.root} does not exist. Create it with \`lucid init ${options.root}\`.`);
+    throw new VaultError('invalid_path', `${options.root} is not a folder.`);
+  }
+  const repo = await openRepo(root, options.env);
+  const layout = readLayout(root);
+  const name = (await gitConfig(repo, 'user.name')) ?? options.fallbackUser ?? 'unknown';
+  const email = (await gitConfig(repo, 'user.email')) ?? `${name.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`;
+  excludeStateDir(repo);
+  return new Vault({
+    root,
+    repo,
+    layout,
+    clock: options.clock ?? (() => new Date()),
+    ids: options.ids ?? cryptoIds,
+    fs,
+    personName: oneLine(name, 100) || 'unknown',
+    personEmail: email,
+    lockOptions: options.lock ?? {},
+  });
+}
+
+/** Reads `lucid.json`; a broken one is an error that names the file, never silently the defaults. */
+export function readLayout(root: string): VaultLayout {
+  const file = nodePath.join(root, CONFIG_FILE);
+  if (!existsSync(file)) return DEFAULT_LAYOUT;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new VaultError('invalid_input', `${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = lucidConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new VaultError('invalid_input', `${CONFIG_FILE} is not a valid Lucid configuration: ${parsed.error.issues[0]?.message}`);
+  for (const value of Object.values(parsed.data.paths)) normalizeVaultPath(value);
+  return parsed.data.paths;
+}
+
+/** Keeps `.lucid/` out of git even in vaults whose .gitignore does not list it (local exclude). */
+function excludeStateDir(repo: GitRepo): void {
+  try {
+    const exclude = nodePath.join(repo.gitDir, 'info', 'exclude');
+    const line = `/${repo.prefix}.lucid/`;
+    const current = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
+    if (current.split('\n').some((l) => l.trim() === line)) return;
+    mkdirSync(nodePath.dirname(exclude), { recursive: true });
+    appendFileSync(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n/${repo.prefix}**/${TEMP_PREFIX}*\n`);
+  } catch {
+    // a read-only .git: nothing to do
+  }
+}
