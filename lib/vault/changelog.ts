@@ -44,14 +44,15 @@ function linkTo(path: string): string {
 
 /** The line for an edit: `- DATE TIME · actor · op [[target]] · reason · [[sessions/id|session]] ^editid`. */
 export function formatChangelogLine(entry: ChangelogEntry): string {
-  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80), `${entry.op} [[${linkTo(entry.path)}]]`];
+  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} [[${linkTo(entry.path)}]]`];
   const reason = oneLine(entry.reason).replace(/\s\^[a-z0-9-]+$/i, '');
   if (reason) parts.push(reason.replace(/ · /g, ' - '));
   if (entry.session) parts.push(`[[${entry.sessionsFolder ?? 'sessions'}/${entry.session}|session]]`);
   return `- ${parts.join(' · ')} ^${entry.editId}`;
 }
 
-const LINE = /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S+) · (\S+) \[\[([^\]]+)\]\](?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
+// The actor may hold spaces (`human:Ada Lovelace`); it runs up to the ` · ` before the op.
+const LINE = /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) \[\[([^\]]+)\]\](?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
 
 /** Parses one changelog line; null for anything else (titles, blank lines, a person's notes). */
 export function parseChangelogLine(raw: string): ChangelogLine | null {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
-import YAML, { isMap, isScalar, type Pair } from 'yaml';
+import YAML, { isCollection, isMap, isScalar, type Pair } from 'yaml';
 import { VaultError } from './errors';
 
 /** Front matter larger than this is refused (a note's properties, not a data dump). */
@@ -130,7 +130,23 @@ export function parseYamlSafely(source: string): FrontmatterData {
     merge: false,
     prettyErrors: true,
     strict: true,
+    logLevel: 'error',
   });
+  let complexKey: number | null = null;
+  YAML.visit(doc, {
+    Pair(_, pair) {
+      if (isCollection(pair.key)) {
+        complexKey = (pair.key as { range?: [number, number, number] }).range?.[0] ?? 0;
+        return YAML.visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (complexKey !== null) {
+    const line = source.slice(0, complexKey).split('\n').length;
+    const braces = /\{\{[^}]*\}\}/.test(source) ? ' (an unfilled {{placeholder}} from a template?)' : '';
+    throw new VaultError('invalid_frontmatter', `Invalid YAML on line ${line}: a property name cannot be a list or a mapping${braces}.`, { line });
+  }
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
     const line = first.linePos?.[0]?.line;
@@ -226,10 +242,12 @@ function deepEqual(a: unknown, b: unknown): boolean {
 /**
  * Changes properties of a note and nothing else: each changed property's lines are replaced,
  * new ones are appended at the end of the block, `undefined` removes one, and every untouched
- * byte (comments, quoting, key order, BOM-less text, CRLF) stays as it was. Refuses notes whose
+ * byte (comments, quoting, key order, a leading BOM, CRLF) stays as it was. Refuses notes whose
  * front matter does not parse: those are never rewritten.
  */
 export function setFrontmatterFields(text: string, changes: Record<string, unknown>): string {
+  // A BOM would hide the opening `---` and a second block would be put above the real one.
+  if (text.charCodeAt(0) === 0xfeff) return `\uFEFF${setFrontmatterFields(text.slice(1), changes)}`;
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) {
     throw new VaultError('invalid_frontmatter', `${parsed.error} Fix the front matter before Lucid changes this note.`);

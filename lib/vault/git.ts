@@ -28,11 +28,17 @@ export interface GitRepo {
   env: Record<string, string | undefined>;
 }
 
+/**
+ * The variables git may see from the caller's environment. Everything else (GIT_DIR and
+ * GIT_INDEX_FILE from a hook, pagers, editors, askpass, SSH commands) is left out.
+ */
+const PASSED_ENV = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
+
 function client(repo: Pick<GitRepo, 'root' | 'env'>, extraEnv: Record<string, string> = {}): SimpleGit {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(repo.env)) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(repo.env)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
-  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false }).env(env);
+  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false, allowEnvironment: Object.keys(env) }).env(env);
 }
 
 /** Runs git with the given arguments in the vault folder and returns stdout. */

@@ -255,7 +255,7 @@ function findCommentRanges(text: string, code: readonly Range[]): Range[] {
   for (;;) {
     const at = text.indexOf('%%', from);
     if (at < 0) break;
-    const inCode = code.find(([start, end]) => at >= start && at < end);
+    const inCode = rangeContaining(at, code);
     if (inCode) {
       from = inCode[1];
       continue;
@@ -283,21 +283,35 @@ function mergeRanges(ranges: Range[]): Range[] {
   return merged;
 }
 
-function isInside(offset: number, sorted: readonly Range[]): boolean {
+/** The index of the last range starting at or before `offset` in sorted, non-overlapping ranges; -1 if none. */
+function lastStartingBefore(offset: number, sorted: readonly Range[]): number {
   let low = 0;
   let high = sorted.length - 1;
+  let found = -1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const [start, end] = sorted[mid];
-    if (offset < start) high = mid - 1;
-    else if (offset >= end) low = mid + 1;
-    else return true;
+    if (sorted[mid][0] <= offset) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
   }
-  return false;
+  return found;
+}
+
+function rangeContaining(offset: number, sorted: readonly Range[]): Range | undefined {
+  const range = sorted[lastStartingBefore(offset, sorted)];
+  return range && offset < range[1] ? range : undefined;
+}
+
+function isInside(offset: number, sorted: readonly Range[]): boolean {
+  return rangeContaining(offset, sorted) !== undefined;
 }
 
 function overlapsAny([start, end]: Range, sorted: readonly Range[]): boolean {
-  return sorted.some(([s, e]) => start < e && s < end);
+  const range = sorted[lastStartingBefore(end - 1, sorted)];
+  return range !== undefined && range[1] > start;
 }
 
 function isEscaped(text: string, index: number): boolean {
@@ -362,13 +376,17 @@ export function isExternalTarget(target: string): boolean {
  * attachments alike; `.obsidian/` should be left out). Lookup maps are built once here, so each resolve()
  * is a few map reads, whatever the vault's size.
  *
- * Obsidian's rules, in order, each step trying an exact-case match before a case-insensitive one:
- * 1. wikilinks and front-matter links: the exact vault path (`[[folder/name]]` → `folder/name.md`);
+ * Obsidian's rules, in order:
+ * 1. wikilinks and front-matter links: the exact vault path, exact case (`[[folder/name]]` → `folder/name.md`);
  *    markdown links: the path relative to the linking note's folder (`./`, `../` understood);
  * 2. wikilinks: a file of that name in the linking note's own folder (an ancestor folder does not count);
  *    markdown links: the vault path (a leading `/` is the vault root);
  * 3. the file of that name with the shortest path string anywhere in the vault (ties: exact case, then
- *    alphabetical); a target with folders (`folder/name`) only matches paths ending in `/folder/name.md`.
+ *    alphabetical); a target with folders (`folder/name`) only matches that path or paths ending in
+ *    `/folder/name.md`.
+ * Names match case-insensitively, as in Obsidian; within steps 2 and 3 (and both markdown path steps) an
+ * exact-case spelling wins over another spelling of the same path. So a case-mismatched exact path
+ * (`[[PEOPLE/ana]]` for `people/ana.md`) is found in step 3, after a same-folder match.
  *
  * A target with no extension gets `.md` (`[[note]]` → `note.md`). A target whose name has an extension
  * (`x.png`, `Books.base`, `Release 1.2`) is looked up as written first, then with `.md`. A wikilink starting
@@ -419,20 +437,21 @@ export function createLinkResolver(allPaths: readonly string[]): LinkResolver {
   const resolveName = (name: string, fromDir: string, kind: LinkKind): string | null => {
     const relativeSyntax = name.startsWith('./') || name.startsWith('../');
     const absolute = name.startsWith('/');
-    const asVaultPath = lookupPath(normalizeSegments(name.replace(/^\/+/, '')));
     if (kind === 'markdown' || relativeSyntax) {
       const relative = absolute ? null : lookupPath(joinPath(fromDir, name));
-      return relative ?? asVaultPath ?? lookupByName(name);
+      return relative ?? lookupPath(normalizeSegments(name.replace(/^\/+/, ''))) ?? lookupByName(name);
     }
+    const vaultPath = normalizeSegments(name.replace(/^\/+/, ''));
+    if (vaultPath !== null && exact.has(vaultPath)) return vaultPath;
     const sameFolder = absolute || fromDir === '' ? null : lookupPath(joinPath(fromDir, name));
-    return asVaultPath ?? sameFolder ?? lookupByName(name);
+    return sameFolder ?? lookupByName(name);
   };
 
   return {
     resolve(target, fromPath, kind = 'wikilink') {
       const from = normalizeVaultPath(fromPath);
       const name = target.trim();
-      if (name === '') return lookupPath(from) ?? from;
+      if (name === '') return lookupPath(from) ?? (from === '' ? null : from);
       if (kind === 'markdown' && isExternalTarget(name)) return null;
       const fromDir = dirName(from);
       for (const candidate of candidateFileNames(name)) {

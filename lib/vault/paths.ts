@@ -45,21 +45,31 @@ export function normalizeVaultPath(input: unknown, options: { forWrite?: boolean
       throw new VaultError('invalid_path', `A file or folder name is longer than ${MAX_SEGMENT_BYTES} bytes.`);
     }
   }
-  const first = segments[0];
-  if (segments.some((segment) => NEVER.includes(segment))) {
+  const first = reservedForm(segments[0]);
+  if (segments.some((segment) => NEVER.includes(reservedForm(segment)))) {
     throw new VaultError('forbidden', 'Files under .git/ are never read or written through Lucid.');
   }
   if (options.forWrite) {
     if (READ_ONLY.includes(first)) {
       throw new VaultError('forbidden', `Lucid does not write under ${first}/.`);
     }
-    if (segments.some((segment) => segment.startsWith(TEMP_PREFIX))) {
+    if (segments.some((segment) => reservedForm(segment).startsWith(TEMP_PREFIX))) {
       throw new VaultError('forbidden', 'That name is reserved for Lucid\'s temporary files.');
     }
   } else if (first === '.lucid') {
     throw new VaultError('forbidden', 'Lucid\'s local state under .lucid/ is not readable as a note.');
   }
   return segments.join('/');
+}
+
+/**
+ * A name as a case-insensitive file system (macOS, Windows) sees it when matching reserved
+ * names: `.GIT`, `.Git.` and `.git ` all open `.git` there.
+ */
+function reservedForm(segment: string): string {
+  const lower = segment.toLowerCase();
+  const trimmed = lower.replace(/[. ]+$/, '');
+  return trimmed === '' ? lower : trimmed;
 }
 
 /** The input and its URL-decoded forms (decoded up to three times), to catch `..%2F` and `%252e`. */

@@ -95,21 +95,27 @@ export const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze([
 
 /**
  * Words that carry no meaning in a question. Content words that read like stopwords in a technical
- * memory (`up`, `down`, `out`, `over`, `done`, `get`, `new`) are deliberately kept.
+ * memory (`up`, `down`, `out`, `over`, `done`, `get`, `new`, `us`, `won`) are deliberately kept.
  */
 const STOPWORDS: ReadonlySet<string> = new Set(
   `a about above after again against all also am an and any anything are as at be because been
-  before being below between both but by can could d did didn do does doesn doing don during each
-  either else ever every few for from further had hadn has hasn have haven having he her here hers
-  herself him himself his how i if in into is isn it its itself just let ll m me might more most must
-  my myself neither no nor not of on once only or other our ours ourselves own please re s same
-  shall she should shouldn so some something such t tell than that the their theirs them themselves
-  then there these they this those through to too until us ve very was wasn we were weren what
-  whatever when where whether which while who whom whose why will with won would wouldn yet you your
-  yours yourself yourselves`
+  before being below between both but by can could d did do does doing during each either else ever
+  every few for from further had has have having he her here hers herself him himself his how i if
+  in into is it its itself just let ll m me might more most must my myself neither no nor not of on
+  once only or other our ours ourselves own please re s same shall she should so some something such
+  t tell than that the their theirs them themselves then there these they this those through to too
+  until ve very was we were what whatever when where whether which while who whom whose why will
+  with would yet you your yours yourself yourselves`
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/** English contractions, so that `didn't` is `did` + `not` and `don't` never becomes the name Don. */
+const CONTRACTIONS: readonly [RegExp, string][] = [
+  [/\b(?:won|can|shan)['’]t(?![\p{L}\p{N}])/gu, ' not '],
+  [/n['’]t(?![\p{L}\p{N}])/gu, ' not '],
+  [/(?<=[\p{L}\p{N}])['’](?:s|re|ve|ll|d|m)(?![\p{L}\p{N}])/gu, ' '],
+];
 
 /** A word as SQLite's unicode61 tokenizer sees one: letters and digits, with combining marks after them. */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
@@ -123,8 +129,9 @@ const SNIPPET_TOKENS = 24;
 
 /**
  * Tokenize a question as people and agents write it: lowercased words, stopwords dropped, punctuation
- * ignored. Words split where SQLite's tokenizer splits them (`state-of-the-art` is `state`, `art`;
- * `what's` is `what`, `s`), duplicates are dropped, order is kept, and at most 32 terms are returned.
+ * ignored. Words split where SQLite's tokenizer splits them (`state-of-the-art` is `state`, `art`),
+ * English contractions are undone (`didn't` is `did not`, `Ada's` is `ada`), duplicates are dropped,
+ * order is kept, and at most 32 terms are returned.
  * Emoji and symbols are ignored; words in any script are kept (a run of CJK characters is one word).
  */
 export function tokenizeQuery(query: string): string[] {
@@ -144,7 +151,8 @@ export function buildMatchExpression(query: string): string | null {
 
 /** The terms of a question, and whether it ends inside its last term (no space or punctuation after it). */
 function scanQuery(query: string): { terms: string[]; typing: boolean } {
-  const text = typeof query === 'string' ? query.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
+  let text = typeof query === 'string' ? query.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
+  for (const [pattern, replacement] of CONTRACTIONS) text = text.replace(pattern, replacement);
   const terms: string[] = [];
   const seen = new Set<string>();
   let lastWord: RegExpMatchArray | undefined;

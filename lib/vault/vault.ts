@@ -26,6 +26,8 @@ import { withVaultLock, type LockOptions } from './lock';
 import { basenameOf, isInside, normalizeNotePath, normalizeVaultPath, TEMP_PREFIX } from './paths';
 import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
 import { SearchIndex, type IndexableNote, type SearchHit, type SearchOptions } from './search-index';
+import { CommitIndex, type CommitQuery, type CommitRecord } from './commit-index';
+import { resolveCommit, runGit } from './git';
 
 /** What an edit does, as its commit's `Lucid-Op` trailer and its changelog line name it. */
 export const OPS = ['create', 'update', 'append', 'delete', 'accept', 'reject', 'revert', 'molt', 'archive', 'merge', 'init', 'eval', 'report'] as const;
@@ -135,6 +137,7 @@ export class Vault {
   private readonly lockOptions: LockOptions;
   private readonly notes = new Map<string, CachedNote>();
   private searchIndex: SearchIndex | null = null;
+  private commitIndex: CommitIndex | null = null;
   private lastSync = 0;
   private resolverCache: { key: string; resolver: LinkResolver } | null = null;
 
@@ -435,10 +438,38 @@ export class Vault {
     return this.index().search(query, { systemPrefixes: systemPrefixes(this.layout), ...options });
   }
 
-  /** Closes the search index (tests and short-lived CLI runs). */
+  /** Closes the indexes (tests and short-lived CLI runs). */
   close(): void {
     this.searchIndex?.close();
     this.searchIndex = null;
+    this.commitIndex?.close();
+    this.commitIndex = null;
+  }
+
+  /** The commit index, brought up to date with HEAD. */
+  async commits(): Promise<CommitIndex> {
+    if (!this.commitIndex) this.commitIndex = CommitIndex.open(nodePath.join(this.stateDir(), 'commits.sqlite'), this.repo);
+    await this.commitIndex.update();
+    return this.commitIndex;
+  }
+
+  /** The vault's history, newest first, from the commit index. */
+  async log(query: CommitQuery = {}): Promise<(CommitRecord & { seq: number })[]> {
+    return (await this.commits()).list(query);
+  }
+
+  /** A file's history, newest first, following renames. */
+  async history(path: string, limit = 200): Promise<(CommitRecord & { seq: number })[]> {
+    return (await this.commits()).historyOf(normalizeVaultPath(path), limit);
+  }
+
+  /** The patch of one commit (renames detected), cut at `maxBytes`. */
+  async commitDiff(sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
+    const commit = await resolveCommit(this.repo, sha);
+    const paths = options.path ? ['--', `:(literal)${this.repo.prefix}${normalizeVaultPath(options.path)}`] : ['--'];
+    const patch = await runGit(this.repo, ['-c', 'core.quotePath=false', 'show', '--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
+    const max = options.maxBytes ?? 1024 * 1024;
+    return { sha: commit, patch: patch.length > max ? patch.slice(0, max) : patch, truncated: patch.length > max };
   }
 
   /**

@@ -11,6 +11,12 @@ describe('tokenizeQuery', () => {
     expect(tokenizeQuery("Why didn't we ship? We'd planned it.")).toEqual(['ship', 'planned']);
   });
 
+  it('undoes English contractions without losing names', () => {
+    expect(tokenizeQuery("What did Don decide? Don't deploy on Fridays")).toEqual(['don', 'decide', 'deploy', 'fridays']);
+    expect(tokenizeQuery("We won the deal, didn't we? It won't ship.")).toEqual(['won', 'deal', 'ship']);
+    expect(tokenizeQuery("Ada’s plan, can't use the CA cert, we’ve shipped")).toEqual(['ada', 'plan', 'use', 'ca', 'cert', 'shipped']);
+  });
+
   it('splits hyphenated words and drops their stopwords', () => {
     expect(tokenizeQuery('state-of-the-art retrieval')).toEqual(['state', 'art', 'retrieval']);
   });

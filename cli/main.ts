@@ -1,0 +1,239 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { formatDate, initVault, inspectLock, type Vault } from '../lib/vault/index';
+import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run: (io: Io, values: Record<string, string | boolean | undefined>, positionals: string[]) => Promise<number>;
+}
+
+const vaultOption = { vault: { type: 'string' as const, short: 'v' } };
+const jsonOption = { json: { type: 'boolean' as const } };
+
+/** The commands of the CLI; others (serve, demo, mcp, session…) register themselves here. */
+export const commands: Record<string, Command> = {
+  init: {
+    summary: 'Install Lucid into a vault (new or existing), in one commit',
+    usage: 'lucid init [DIR] [--json]\n\n  Adds the folders, AGENTS.md, changelog.md, .gitignore lines and, where a name had to\n  change, lucid.json. Runs git init where needed. Never changes an existing note or what a\n  link resolves to. Running it again changes nothing.',
+    options: { ...jsonOption },
+    async run(io, values, positionals) {
+      const dir = vaultDir(io, positionals[0]);
+      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env) });
+      if (values.json) {
+        printJson(io, report);
+        return 0;
+      }
+      if (report.gitInitialized) io.out(`Made ${report.root} a git repository.`);
+      if (report.snapshotCommit) io.out(`Committed the existing files first, as they were (${report.snapshotCommit.slice(0, 7)}).`);
+      for (const r of report.renamed) io.out(`Using ${r.to} instead of ${r.from}: ${r.why} (recorded in lucid.json).`);
+      if (report.commit) {
+        io.out(`Added ${report.created.join(', ')}`);
+        io.out(`Committed ${report.commit.slice(0, 7)}. Next: lucid serve --vault ${report.root}`);
+      } else {
+        io.out(`${report.root} already has Lucid's layout; nothing changed.`);
+      }
+      return 0;
+    },
+  },
+  lint: {
+    summary: 'Report schema violations, unparseable notes and broken links (exit 1 when any)',
+    usage: 'lucid lint [--vault DIR] [--json]',
+    options: { ...vaultOption, ...jsonOption },
+    async run(io, values) {
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const report = await vault.lint();
+        const problems = report.violations.length + report.unparseable.length + report.brokenLinks.length;
+        if (values.json) printJson(io, report);
+        else {
+          for (const u of report.unparseable) io.out(`${u.path}: ${u.message}`);
+          for (const v of report.violations) io.out(`${v.path}: ${v.field}: ${v.message}`);
+          for (const b of report.brokenLinks) io.out(`${b.path}:${b.line}: broken link ${b.link}`);
+          io.out(`${report.notes} notes: ${report.violations.length} schema violations, ${report.unparseable.length} unparseable, ${report.brokenLinks.length} broken links.`);
+        }
+        return problems > 0 ? 1 : 0;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  search: {
+    summary: 'Search notes with a question in plain words',
+    usage: 'lucid search "QUERY" [--vault DIR] [--type T] [--project P] [--folder F] [--limit N] [--all] [--json]\n\n  --all  also search the changelog, inbox and evaluations',
+    options: { ...vaultOption, ...jsonOption, type: { type: 'string' }, project: { type: 'string' }, folder: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
+    async run(io, values, positionals) {
+      const query = positionals.join(' ').trim();
+      if (!query) throw new UsageError('search needs a query, e.g. lucid search "why did we pick postgres"');
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const hits = await vault.search(query, {
+          type: values.type as string | undefined,
+          project: values.project as string | undefined,
+          folder: values.folder as string | undefined,
+          limit: values.limit ? Number(values.limit) : undefined,
+          includeSystem: Boolean(values.all),
+        });
+        if (values.json) printJson(io, hits);
+        else if (hits.length === 0) io.out('No notes match. Try other words, or fewer filters.');
+        else for (const h of hits) io.out(`${h.path}${h.type ? ` (${h.type})` : ''}\n    ${h.snippet}`);
+        return 0;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  read: {
+    summary: 'Print a note (with --json: front matter, hash, links, backlinks)',
+    usage: 'lucid read PATH [--vault DIR] [--json]',
+    options: { ...vaultOption, ...jsonOption },
+    async run(io, values, positionals) {
+      if (positionals.length !== 1) throw new UsageError('read needs one note path, e.g. lucid read decisions/use-postgres.md');
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const note = await vault.readNote(positionals[0]);
+        if (!values.json) {
+          if (note.text === null) throw new UsageError(`${note.path}: ${note.problemMessage}`);
+          io.out(note.text);
+          return 0;
+        }
+        const links = await vault.resolveLinks(note);
+        printJson(io, {
+          path: note.path,
+          title: note.title,
+          hash: note.hash,
+          type: note.type,
+          frontmatter: note.frontmatter,
+          body: note.body,
+          problem: note.problem ? { code: note.problem, message: note.problemMessage } : null,
+          violations: note.violations,
+          links: links.map(({ link, resolved }) => ({ raw: link.raw, target: link.target, resolved })),
+          backlinks: await vault.backlinks(note.path),
+        });
+        return 0;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  log: {
+    summary: 'Show the vault history: who changed what, and why',
+    usage: 'lucid log [--vault DIR] [--path P] [--actor A] [--op OP] [--limit N] [--json]',
+    options: { ...vaultOption, ...jsonOption, path: { type: 'string' }, actor: { type: 'string' }, op: { type: 'string' }, limit: { type: 'string' } },
+    async run(io, values) {
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const limit = values.limit ? Number(values.limit) : 30;
+        const records = values.path
+          ? await vault.history(values.path as string, limit)
+          : await vault.log({ limit, actor: values.actor as string | undefined, op: values.op as string | undefined });
+        if (values.json) printJson(io, records);
+        else if (records.length === 0) io.out('No commits yet.');
+        else
+          for (const r of records) {
+            const when = formatDate(new Date(r.time * 1000));
+            io.out(`${r.sha.slice(0, 7)} ${when} ${r.actor ?? r.author} ${r.op ?? '-'} ${r.subject}${r.reason ? ` — ${r.reason.split('\n')[0]}` : ''}`);
+          }
+        return 0;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  doctor: {
+    summary: 'Check git identity, repository state, locks and indexes',
+    usage: 'lucid doctor [--vault DIR] [--json]',
+    options: { ...vaultOption, ...jsonOption },
+    async run(io, values) {
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const checks = await runDoctor(vault, io);
+        if (values.json) printJson(io, checks);
+        else for (const c of checks) io.out(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
+        return checks.every((c) => c.ok) ? 0 : 1;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+};
+
+async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: boolean; detail: string }[]> {
+  const { gitConfig, assertWritableRepo } = await import('../lib/vault/git');
+  const checks: { name: string; ok: boolean; detail: string }[] = [];
+  const name = await gitConfig(vault.repo, 'user.name');
+  const email = await gitConfig(vault.repo, 'user.email');
+  checks.push({
+    name: 'git identity',
+    ok: Boolean(name && email),
+    detail: name && email ? `${name} <${email}>; people's edits are recorded as ${vault.person}` : `git has no user.name/user.email; edits are recorded as ${vault.person}. Set them with: git -C ${vault.root} config user.name "Your Name"`,
+  });
+  try {
+    await assertWritableRepo(vault.repo);
+    checks.push({ name: 'repository state', ok: true, detail: `on a branch, no merge or rebase in progress (${vault.repo.top})` });
+  } catch (error) {
+    checks.push({ name: 'repository state', ok: false, detail: (error as Error).message });
+  }
+  const lock = await inspectLock(`${vault.stateDir()}/vault`);
+  checks.push({
+    name: 'vault lock',
+    ok: !lock.stale,
+    detail: lock.held ? 'held by a running Lucid process' : lock.stale ? `stale lock at .lucid/vault.lock; no process holds it: it is taken over at the next write` : 'free',
+  });
+  const swept = await vault.sweepTempFiles();
+  checks.push({ name: 'leftover temp files', ok: true, detail: swept.length ? `removed ${swept.length}: ${swept.slice(0, 5).join(', ')}` : 'none' });
+  try {
+    const sync = await vault.syncSearch();
+    checks.push({ name: 'search index', ok: true, detail: `up to date (${sync.added} added, ${sync.updated} updated, ${sync.removed} removed)` });
+  } catch (error) {
+    checks.push({ name: 'search index', ok: false, detail: `${(error as Error).message}; delete .lucid/search.sqlite to rebuild it` });
+  }
+  try {
+    const index = await vault.commits();
+    checks.push({ name: 'commit index', ok: true, detail: `${index.count()} commits indexed` });
+  } catch (error) {
+    checks.push({ name: 'commit index', ok: false, detail: `${(error as Error).message}; delete .lucid/commits.sqlite to rebuild it` });
+  }
+  void io;
+  return checks;
+}
+
+function helpText(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `lucid: a memory for AI agents that people can read, correct and trust\n\nUsage: lucid <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nEvery command takes --help. The vault is --vault DIR, else $LUCID_VAULT, else the current folder.\n`;
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(helpText());
+    return name ? 0 : 2;
+  }
+  if (name === '--version') {
+    io.out('lucid 0.1.0');
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) return reportError(io, new UsageError(`unknown command "${name}"`));
+  try {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      io.out(`${command.summary}\n\nUsage: ${command.usage}\n`);
+      return 0;
+    }
+    return await command.run(io, values as Record<string, string | boolean | undefined>, positionals);
+  } catch (error) {
+    if (error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      return reportError(io, new UsageError(error.message));
+    }
+    return reportError(io, error);
+  }
+}

@@ -1,0 +1,282 @@
+import Database from 'better-sqlite3';
+import { runGit, fromTop, type GitRepo, headCommit } from './git';
+
+/** Bump when the tables change: the index then rebuilds itself from git. */
+export const COMMIT_INDEX_VERSION = 1;
+
+/** One commit as the index knows it. */
+export interface CommitRecord {
+  sha: string;
+  /** Seconds since the epoch (author time). */
+  time: number;
+  author: string;
+  /** `Lucid-Actor`, or null for commits Lucid did not make. */
+  actor: string | null;
+  op: string | null;
+  editId: string | null;
+  session: string | null;
+  subject: string;
+  /** The message body without subject and trailers (the reason, for Lucid's commits). */
+  reason: string;
+  trailers: Record<string, string>;
+  paths: { path: string; status: string; oldPath: string | null }[];
+}
+
+/** Filters for {@link CommitIndex.list}. */
+export interface CommitQuery {
+  limit?: number;
+  /** Only commits older than this sequence number (paging). */
+  beforeSeq?: number;
+  actor?: string;
+  op?: string;
+  session?: string;
+  /** Seconds since the epoch. */
+  since?: number;
+  path?: string;
+}
+
+/** Splits a commit message into subject, body and the trailers of its last paragraph. */
+export function parseCommitMessage(message: string): { subject: string; body: string; trailers: Record<string, string> } {
+  const text = message.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  const [subject, ...rest] = text.split('\n');
+  const paragraphs = rest.join('\n').trim().split(/\n\s*\n/);
+  const trailers: Record<string, string> = {};
+  const last = paragraphs[paragraphs.length - 1] ?? '';
+  const lines = last.split('\n');
+  const isTrailerBlock = paragraphs.length > 0 && last !== '' && lines.every((l) => /^[A-Za-z0-9-]+: /.test(l));
+  if (isTrailerBlock) {
+    for (const line of lines) {
+      const at = line.indexOf(': ');
+      trailers[line.slice(0, at)] = line.slice(at + 2).trim();
+    }
+    paragraphs.pop();
+  }
+  return { subject, body: paragraphs.join('\n\n').trim(), trailers };
+}
+
+const FIELD = '\u001f';
+const RECORD = '\u001e';
+
+/** Parses `git log --format=%x1e%H%x1f%at%x1f%an%x1f%B%x1f --name-status -z -M` output. */
+export function parseGitLog(output: string, toVault: (path: string) => string = (p) => p): CommitRecord[] {
+  const out: CommitRecord[] = [];
+  for (const record of output.split(RECORD)) {
+    if (!record.trim()) continue;
+    const parts = record.split(FIELD);
+    if (parts.length < 5) continue;
+    const [sha, time, author, message] = parts;
+    const rest = parts.slice(4).join(FIELD).replace(/^\0?\n?/, '');
+    const tokens = rest.split('\0').filter((t) => t !== '' && t !== '\n');
+    const paths: CommitRecord['paths'] = [];
+    for (let i = 0; i < tokens.length; i += 1) {
+      const status = tokens[i].replace(/^\n/, '');
+      if (/^[RC]/.test(status)) {
+        paths.push({ status: status[0], oldPath: toVault(tokens[i + 1]), path: toVault(tokens[i + 2]) });
+        i += 2;
+      } else {
+        paths.push({ status: status[0], oldPath: null, path: toVault(tokens[i + 1]) });
+        i += 1;
+      }
+    }
+    const { subject, body, trailers } = parseCommitMessage(message);
+    out.push({
+      sha,
+      time: Number(time),
+      author,
+      actor: trailers['Lucid-Actor'] ?? null,
+      op: trailers['Lucid-Op'] ?? null,
+      editId: trailers['Lucid-Edit'] ?? null,
+      session: trailers['Lucid-Session'] ?? null,
+      subject,
+      reason: body,
+      trailers,
+      paths,
+    });
+  }
+  return out;
+}
+
+interface Row {
+  seq: number;
+  sha: string;
+  time: number;
+  author: string;
+  actor: string | null;
+  op: string | null;
+  edit_id: string | null;
+  session: string | null;
+  subject: string;
+  reason: string;
+  trailers: string;
+  paths: string;
+}
+
+/**
+ * Every commit of the vault (sha, time, actor, op, edit id, session, paths) in SQLite under
+ * `.lucid/`, brought up to date incrementally from the last indexed commit and rebuilt when that
+ * commit is no longer an ancestor of HEAD, so no lookup walks the whole history.
+ */
+export class CommitIndex {
+  private constructor(private readonly db: Database.Database, private readonly repo: GitRepo) {}
+
+  /** Opens (creating or rebuilding on a version change) the index at `dbPath`. */
+  static open(dbPath: string, repo: GitRepo): CommitIndex {
+    const db = new Database(dbPath);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)');
+    const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
+    if (!version || Number(version.value) !== COMMIT_INDEX_VERSION) {
+      db.exec('DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS commit_paths;');
+      db.exec(`
+        CREATE TABLE commits (seq INTEGER PRIMARY KEY, sha TEXT UNIQUE NOT NULL, time INTEGER NOT NULL, author TEXT NOT NULL,
+          actor TEXT, op TEXT, edit_id TEXT, session TEXT, subject TEXT NOT NULL, reason TEXT NOT NULL, trailers TEXT NOT NULL, paths TEXT NOT NULL);
+        CREATE INDEX commits_edit ON commits(edit_id);
+        CREATE INDEX commits_session ON commits(session);
+        CREATE INDEX commits_time ON commits(time);
+        CREATE INDEX commits_actor ON commits(actor);
+        CREATE TABLE commit_paths (seq INTEGER NOT NULL, path TEXT NOT NULL, status TEXT NOT NULL, old_path TEXT);
+        CREATE INDEX commit_paths_path ON commit_paths(path);
+      `);
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)").run(String(COMMIT_INDEX_VERSION));
+      db.prepare("DELETE FROM meta WHERE key = 'head'").run();
+    }
+    return new CommitIndex(db, repo);
+  }
+
+  /** Indexes the commits since the last update; returns how many were added. */
+  async update(): Promise<number> {
+    const head = await headCommit(this.repo);
+    const last = (this.db.prepare("SELECT value FROM meta WHERE key = 'head'").get() as { value: string } | undefined)?.value ?? null;
+    if (head === last) return 0;
+    let range: string[] = head ? [head] : [];
+    let rebuild = last === null;
+    if (head && last) {
+      const ancestor = await runGit(this.repo, ['merge-base', '--is-ancestor', last, head]).then(
+        () => true,
+        () => false,
+      );
+      if (ancestor) range = [`${last}..${head}`];
+      else rebuild = true;
+    }
+    if (rebuild) this.db.exec('DELETE FROM commits; DELETE FROM commit_paths;');
+    if (!head) {
+      this.db.prepare("DELETE FROM meta WHERE key = 'head'").run();
+      return 0;
+    }
+    const output = await runGit(this.repo, ['-c', 'core.quotePath=false', 'log', '--reverse', '-z', '-M', '--name-status', `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%B${FIELD}`, ...range, '--']);
+    const records = parseGitLog(output, (p) => fromTop(this.repo, p));
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO commits (sha, time, author, actor, op, edit_id, session, subject, reason, trailers, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertPath = this.db.prepare('INSERT INTO commit_paths (seq, path, status, old_path) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const r of records) {
+        const info = insert.run(r.sha, r.time, r.author, r.actor, r.op, r.editId, r.session, r.subject, r.reason, JSON.stringify(r.trailers), JSON.stringify(r.paths));
+        if (info.changes === 0) continue;
+        for (const p of r.paths) insertPath.run(info.lastInsertRowid, p.path, p.status, p.oldPath);
+      }
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)").run(head);
+    })();
+    return records.length;
+  }
+
+  /** Newest first, filtered. */
+  list(query: CommitQuery = {}): (CommitRecord & { seq: number })[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (query.beforeSeq !== undefined) {
+      where.push('c.seq < ?');
+      args.push(query.beforeSeq);
+    }
+    if (query.actor) {
+      where.push('c.actor = ?');
+      args.push(query.actor);
+    }
+    if (query.op) {
+      where.push('c.op = ?');
+      args.push(query.op);
+    }
+    if (query.session) {
+      where.push('c.session = ?');
+      args.push(query.session);
+    }
+    if (query.since !== undefined) {
+      where.push('c.time >= ?');
+      args.push(query.since);
+    }
+    if (query.path) {
+      where.push('c.seq IN (SELECT seq FROM commit_paths WHERE path = ? OR old_path = ?)');
+      args.push(query.path, query.path);
+    }
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), 1000);
+    const rows = this.db
+      .prepare(`SELECT * FROM commits c ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.seq DESC LIMIT ?`)
+      .all(...args, limit) as Row[];
+    return rows.map(toRecord);
+  }
+
+  /** The commit of an edit id, or null. */
+  byEdit(editId: string): (CommitRecord & { seq: number }) | null {
+    const row = this.db.prepare('SELECT * FROM commits WHERE edit_id = ? ORDER BY seq DESC LIMIT 1').get(editId) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** The commit with this sha, or null. */
+  bySha(sha: string): (CommitRecord & { seq: number }) | null {
+    const row = this.db.prepare('SELECT * FROM commits WHERE sha = ?').get(sha) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** A file's commits, newest first, following renames back through its earlier names. */
+  historyOf(path: string, limit = 200): (CommitRecord & { seq: number })[] {
+    const out: (CommitRecord & { seq: number })[] = [];
+    let name = path;
+    let before = Number.MAX_SAFE_INTEGER;
+    const step = this.db.prepare(
+      'SELECT c.*, p.status AS p_status, p.old_path AS p_old FROM commit_paths p JOIN commits c ON c.seq = p.seq WHERE p.path = ? AND p.seq < ? ORDER BY p.seq DESC LIMIT ?',
+    );
+    for (let hops = 0; hops < 50 && out.length < limit; hops += 1) {
+      const rows = step.all(name, before, limit - out.length) as (Row & { p_status: string; p_old: string | null })[];
+      if (rows.length === 0) break;
+      let renamedFrom: string | null = null;
+      for (const row of rows) {
+        out.push(toRecord(row));
+        before = row.seq;
+        if (row.p_status === 'R' && row.p_old) {
+          renamedFrom = row.p_old;
+          break;
+        }
+      }
+      if (!renamedFrom) break;
+      name = renamedFrom;
+    }
+    return out;
+  }
+
+  /** How many commits are indexed. */
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM commits').get() as { n: number }).n;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function toRecord(row: Row): CommitRecord & { seq: number } {
+  return {
+    seq: row.seq,
+    sha: row.sha,
+    time: row.time,
+    author: row.author,
+    actor: row.actor,
+    op: row.op,
+    editId: row.edit_id,
+    session: row.session,
+    subject: row.subject,
+    reason: row.reason,
+    trailers: JSON.parse(row.trailers) as Record<string, string>,
+    paths: JSON.parse(row.paths) as CommitRecord['paths'],
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The memory protocol in plain words: written to AGENTS.md by `lucid init`, sent by the MCP
+ * server as its instructions, and quoted in the README. Tool names are a contract.
+ */
+export function memoryProtocol(layout: { inbox: string; sessions: string; skills: string; decisions: string; changelog: string }): string {
+  return `# How agents use this vault as memory
+
+This vault is shared memory for people and AI agents. People read and correct it in Obsidian;
+agents use it through Lucid (the MCP server \`lucid mcp\`, or the \`lucid\` CLI). Every write is
+checked against the note types, written atomically, logged in \`${layout.changelog}\` and committed
+to git, so every change can be seen and reverted.
+
+## The protocol
+
+1. **Start**: call \`start_session\` with your agent name and the task. It returns your session id
+   and what to read first: the project note, its current decisions, the last sessions on the same
+   work, the skills whose trigger fits the task, and what people changed since your last session
+   (notes they edited, proposals they rejected and why, edits they reverted). Read those first.
+   A person's edit is an instruction: follow the note as it is now.
+2. **Search before you assume**: \`search_notes\` takes plain questions; \`read_note\` returns a
+   note with its content hash, its links and its backlinks. Follow links that matter.
+3. **Write what you know**: \`write_note\` with the \`expected_hash\` you read. If the note changed
+   since, your version goes to the inbox instead of overwriting; read the note again.
+   Decisions go through \`record_decision\` (it supersedes the one it replaces).
+4. **Send what you are unsure of to the inbox**: \`propose_to_inbox\` (folder \`${layout.inbox}/\`).
+   A person accepts, edits or rejects it. Never put secrets in notes: they are refused.
+5. **Keep your procedures as skills**: \`molt_skill\` creates or improves a note in
+   \`${layout.skills}/\`; each change raises its version and is a reviewable commit.
+6. **End**: call \`end_session\` with a summary, the outcome and next steps. It writes your session
+   note to \`${layout.sessions}/\` with what you searched, read and touched.
+
+## Rules
+
+- One fact per note where you can; link notes with \`[[wikilinks]]\`.
+- Give a short, honest reason with every write: it is the commit message and the changelog line.
+- Do not edit \`${layout.changelog}\`, \`.lucid/\` or \`.obsidian/\`; Lucid refuses it anyway.
+- If a tool says a note is invalid, fix the fields it names rather than working around them.
+`;
+}
