@@ -38,7 +38,7 @@ function client(repo: Pick<GitRepo, 'root' | 'env'>, extraEnv: Record<string, st
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(repo.env)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
-  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false, allowEnvironment: Object.keys(env) }).env(env);
+  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false, allowEnvironment: Object.keys(env), unsafe: { allowUnsafeConfigPaths: true } }).env(env);
 }
 
 /** Runs git with the given arguments in the vault folder and returns stdout. */

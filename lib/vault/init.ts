@@ -61,7 +61,7 @@ export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir:
     }
   }
 
-  const vault = await openVault({ ...options, root });
+  const vault = await openVault({ ...options, root, layout });
   const changes: FileChange[] = [];
   const created: string[] = [];
   for (const key of FOLDER_KEYS) {

@@ -114,5 +114,6 @@ export function basenameOf(path: string): string {
 /** True when `child` is `parent` itself or inside it (both absolute and canonical). */
 export function isInside(parent: string, child: string): boolean {
   const relative = nodePath.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+  // `..notes.md` is a name inside the folder; only a `..` segment climbs out.
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative));
 }

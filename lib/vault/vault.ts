@@ -47,6 +47,8 @@ export interface OpenVaultOptions {
   /** The person's name when git has no user.name (LUCID_USER, else the OS user). */
   fallbackUser?: string;
   lock?: LockOptions;
+  /** The layout to use instead of reading lucid.json (`lucid init`, before it writes lucid.json). */
+  layout?: VaultLayout;
 }
 
 /** A file of the vault as the listing sees it. */
@@ -846,7 +848,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     throw new VaultError('invalid_path', `${options.root} is not a folder.`);
   }
   const repo = await openRepo(root, options.env);
-  const layout = readLayout(root);
+  const layout = options.layout ?? readLayout(root);
   const name = (await gitConfig(repo, 'user.name')) ?? options.fallbackUser ?? 'unknown';
   const email = (await gitConfig(repo, 'user.email')) ?? `${name.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`;
   excludeStateDir(repo);

@@ -163,6 +163,17 @@ describe('parseLinks: what is not a link', () => {
     expect(parseLinks('Text\n\n    [[indented]]\n\n[[outside]]').map((link) => link.target)).toEqual(['outside']);
   });
 
+  it('ignores links in tab-indented code and indented code inside a quote', () => {
+    expect(parseLinks('Text\n\n\t[[tabbed]]\n\n>     [[quoted code]]\n\n> [[quoted]]').map((link) => link.target)).toEqual([
+      'quoted',
+    ]);
+  });
+
+  it('still finds links in nested list items indented with tabs or spaces', () => {
+    const body = '- top [[a]]\n\t- nested [[b]]\n\t\t- deeper [[c]]\n    - spaced [[d]]';
+    expect(parseLinks(body).map((link) => link.target)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('ignores links in fenced code inside a list item', () => {
     const body = '- item\n\n  ```\n  [[code]]\n  ```\n- [[listed]]';
     expect(parseLinks(body).map((link) => link.target)).toEqual(['listed']);
@@ -212,6 +223,10 @@ describe('parseLinks: front matter', () => {
 
   it('ignores nested objects, numbers and dates', () => {
     expect(parseLinks('', { nested: { deep: '[[x]]' }, n: 1, d: new Date(0), empty: null })).toEqual([]);
+  });
+
+  it('ignores an unquoted [[link]], which YAML reads as a nested list', () => {
+    expect(parseLinks('', { project: [['projects/atlas']] })).toEqual([]);
   });
 });
 
