@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parseFrontmatter } from '../../lib/vault/frontmatter';
 import {
   computeBacklinks,
   createLinkResolver,
@@ -54,8 +54,9 @@ function loadVault(name: string): LoadedVault {
     files,
     resolver: createLinkResolver(files),
     linksOf(notePath) {
-      const { body, frontmatter } = splitNote(readFileSync(path.join(root, notePath), 'utf8'));
-      return parseLinks(body, frontmatter);
+      // As Obsidian does, front matter that does not parse yields no properties, and so no property links.
+      const parsed = parseFrontmatter(readFileSync(path.join(root, notePath), 'utf8'));
+      return parseLinks(parsed.parts.body, parsed.ok ? parsed.data : undefined);
     },
   };
   loaded.set(name, vault);
@@ -73,20 +74,6 @@ function listFiles(root: string, dir = ''): string[] {
     }
   }
   return files;
-}
-
-/** Front matter as Obsidian reads it: a YAML block on the first line; when it does not parse, no properties. */
-function splitNote(text: string): { body: string; frontmatter?: Record<string, unknown> } {
-  const match = /^---\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) return { body: text };
-  const body = text.slice(match[0].length);
-  try {
-    const data: unknown = parseYaml(match[1] ?? '', { logLevel: 'error' });
-    const isRecord = typeof data === 'object' && data !== null && !Array.isArray(data);
-    return { body, frontmatter: isRecord ? (data as Record<string, unknown>) : undefined };
-  } catch {
-    return { body };
-  }
 }
 
 function checkHandResolved(vaultName: string, cases: readonly HandResolved[], notLinks: readonly NotALink[]) {
