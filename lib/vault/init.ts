@@ -5,7 +5,7 @@ import { VaultError } from './errors';
 import { hashBytes } from './frontmatter';
 import { gitConfig, runGit } from './git';
 import type { Clock, IdSource } from './ids';
-import { createLinkResolver, parseLinks } from './links';
+import { createLinkResolver, parseLinks, type LinkKind } from './links';
 import { parseFrontmatter } from './frontmatter';
 import { memoryProtocol } from './protocol';
 import { openVault, type FileChange, type OpenVaultOptions } from './vault';
@@ -142,13 +142,13 @@ export function planLayout(root: string, existing: { files: string[]; folders: s
   const takenLower = new Map<string, string>();
   for (const name of taken) takenLower.set(name.toLowerCase(), name);
   const notes = existing.files.filter((f) => f.toLowerCase().endsWith('.md'));
-  const links: { from: string; target: string }[] = [];
+  const links: { from: string; target: string; kind: LinkKind }[] = [];
   for (const from of notes) {
     try {
       const text = readFileSync(nodePath.join(root, from), 'utf8');
       const parsed = parseFrontmatter(text);
       for (const link of parseLinks(parsed.parts.body, parsed.ok ? parsed.data : undefined)) {
-        if (link.target) links.push({ from, target: link.target });
+        if (link.target) links.push({ from, target: link.target, kind: link.kind });
       }
     } catch {
       // unreadable notes have no links to protect
@@ -157,7 +157,7 @@ export function planLayout(root: string, existing: { files: string[]; folders: s
   const before = createLinkResolver(existing.files);
   const capturesLink = (added: string) => {
     const after = createLinkResolver([...existing.files, added]);
-    return links.find((l) => before.resolve(l.target, l.from) !== after.resolve(l.target, l.from));
+    return links.find((l) => before.resolve(l.target, l.from, l.kind) !== after.resolve(l.target, l.from, l.kind));
   };
   const collides = (name: string) => {
     const hit = takenLower.get(name.toLowerCase());
