@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import nodePath from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -127,16 +128,21 @@ export async function gitConfig(repo: Pick<GitRepo, 'root' | 'env'>, key: string
   }
 }
 
-/** Paths (vault-relative) among `paths` whose file differs from HEAD, in the index or on disk. */
-export async function changedPaths(repo: GitRepo, paths: readonly string[]): Promise<Set<string>> {
-  if (paths.length === 0) return new Set();
-  const out = await runGit(repo, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...paths.map(literal)]);
-  const changed = new Set<string>();
-  for (const entry of out.split('\0')) {
-    if (entry.length < 4) continue;
-    changed.add(fromTop(repo, entry.slice(3)));
+/** The blob id git gives these bytes (sha1 of `blob <size>\\0<bytes>`), computed in-process. */
+export function blobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** The blob id of each of `paths` (vault-relative) in HEAD; absent paths are left out. */
+export async function headBlobs(repo: GitRepo, paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (paths.length === 0 || !(await headCommit(repo))) return out;
+  const listing = await runGit(repo, ['ls-tree', '-z', '--full-name', 'HEAD', '--', ...paths.map(literal)]);
+  for (const entry of listing.split('\0')) {
+    const match = /^\d+ blob ([0-9a-f]{40})\t(.*)$/s.exec(entry);
+    if (match) out.set(fromTop(repo, match[2]), match[1]);
   }
-  return changed;
+  return out;
 }
 
 /** Makes a pathspec literal, so `*`, `:` and leading dashes in note names are just characters. */
@@ -194,17 +200,14 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-m', request.message], env)).trim();
   const subject = request.message.split('\n')[0];
   await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
-  await syncIndex(repo, request.paths);
+  await syncIndex(repo, present, absent);
   return commit;
 }
 
-/** Makes the real index match HEAD for `paths` (what Lucid just committed). */
-async function syncIndex(repo: GitRepo, paths: readonly string[]): Promise<void> {
-  try {
-    await runGit(repo, ['reset', '-q', 'HEAD', '--', ...paths.map(literal)]);
-  } catch {
-    // A path in neither HEAD nor the index: nothing to bring up to date.
-  }
+/** Makes the real index match what Lucid just committed for `paths` (the files on disk). */
+async function syncIndex(repo: GitRepo, present: readonly string[], absent: readonly string[]): Promise<void> {
+  if (present.length > 0) await runGit(repo, ['update-index', '--add', '--', ...present]);
+  if (absent.length > 0) await runGit(repo, ['update-index', '--force-remove', '--', ...absent]);
 }
 
 function offsetOf(date: Date): string {

@@ -13,8 +13,9 @@ import {
 import { nodeFs, type VaultFs } from './fs';
 import {
   assertWritableRepo,
-  changedPaths,
+  blobId,
   commitPaths,
+  headBlobs,
   gitConfig,
   openRepo,
   type GitIdentity,
@@ -142,6 +143,7 @@ export class Vault {
   private commitIndex: CommitIndex | null = null;
   private lastSync = 0;
   private resolverCache: { key: string; resolver: LinkResolver } | null = null;
+  private graphCache: { signature: string; graph: LinkGraph } | null = null;
 
   constructor(init: {
     root: string;
@@ -188,25 +190,31 @@ export class Vault {
         if (prefix === '') throw ioError(error, 'read the vault folder');
         return;
       }
+      const subdirs: Promise<void>[] = [];
+      const stats: Promise<void>[] = [];
       for (const entry of entries) {
         const name = entry.name;
         if (name.startsWith('.')) continue;
         const rel = prefix ? `${prefix}/${name}` : name;
         const abs = nodePath.join(dir, name);
         if (entry.isDirectory()) {
-          if (name === 'node_modules') continue;
-          await walk(abs, rel);
+          if (name !== 'node_modules') subdirs.push(walk(abs, rel));
         } else if (entry.isFile() || entry.isSymbolicLink()) {
-          try {
-            const stat = await this.fs.stat(abs);
-            if (!stat.isFile()) continue;
-            if (entry.isSymbolicLink() && !isInside(this.root, await this.fs.realpath(abs))) continue;
-            out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-          } catch {
-            // a dangling link or a file removed meanwhile
-          }
+          stats.push(
+            (async () => {
+              try {
+                const stat = await this.fs.stat(abs);
+                if (!stat.isFile()) return;
+                if (entry.isSymbolicLink() && !isInside(this.root, await this.fs.realpath(abs))) return;
+                out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs });
+              } catch {
+                // a dangling link or a file removed meanwhile
+              }
+            })(),
+          );
         }
       }
+      await Promise.all([...stats, ...subdirs]);
     };
     await walk(this.root, '');
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -348,18 +356,39 @@ export class Vault {
   /** The notes that link to `path`, with the line of each link. */
   async backlinks(path: string): Promise<{ from: string; line: number; raw: string }[]> {
     const target = normalizeNotePath(path);
+    return (await this.linkGraph()).backlinks.get(target) ?? [];
+  }
+
+  /**
+   * Every note's resolved links and the backlinks they make, computed once per state of the files
+   * on disk (any note added, removed or changed recomputes it).
+   */
+  async linkGraph(): Promise<LinkGraph> {
     const files = await this.listFiles();
+    let signature = '';
+    for (const f of files) signature += `${f.path}\u0000${f.mtimeMs}\u0000${f.size}\n`;
+    if (this.graphCache?.signature === signature) return this.graphCache.graph;
     const resolver = await this.linkResolver(files);
-    const out: { from: string; line: number; raw: string }[] = [];
-    for (const note of await this.listNotes()) {
+    const notes = await this.listNotes();
+    const backlinks = new Map<string, { from: string; line: number; raw: string }[]>();
+    const broken: { path: string; line: number; link: string; target: string }[] = [];
+    for (const note of notes) {
+      if (note.problem && note.problem !== 'invalid_frontmatter') continue;
       for (const link of note.links) {
-        if (link.target === '') continue;
-        if (resolver.resolve(link.target, note.path, link.kind) === target && note.path !== target) {
-          out.push({ from: note.path, line: link.line, raw: link.raw });
+        if (link.target === '' || isExternalTarget(link.target)) continue;
+        const resolved = resolver.resolve(link.target, note.path, link.kind);
+        if (resolved === null) {
+          broken.push({ path: note.path, line: link.line, link: link.raw, target: link.target });
+        } else if (resolved !== note.path) {
+          const list = backlinks.get(resolved) ?? [];
+          list.push({ from: note.path, line: link.line, raw: link.raw });
+          backlinks.set(resolved, list);
         }
       }
     }
-    return out;
+    const graph: LinkGraph = { notes, resolver, backlinks, broken };
+    this.graphCache = { signature, graph };
+    return graph;
   }
 
   /** Where each of a note's links leads (null: broken; external links left out). */
@@ -375,23 +404,14 @@ export class Vault {
    * parsed, and links that lead nowhere.
    */
   async lint(): Promise<LintReport> {
-    const files = await this.listFiles();
-    const resolver = await this.linkResolver(files);
-    const notes = await this.listNotes();
+    const { notes, broken } = await this.linkGraph();
     const report: LintReport = { notes: notes.length, violations: [], unparseable: [], brokenLinks: [] };
     for (const note of notes) {
-      if (note.problem) {
-        report.unparseable.push({ path: note.path, problem: note.problem, message: note.problemMessage ?? note.problem });
-        continue;
-      }
-      report.violations.push(...note.violations);
-      for (const link of note.links) {
-        if (link.target === '' || isExternalTarget(link.target)) continue;
-        if (resolver.resolve(link.target, note.path, link.kind) === null) {
-          report.brokenLinks.push({ path: note.path, line: link.line, link: link.raw, target: link.target });
-        }
-      }
+      if (note.problem) report.unparseable.push({ path: note.path, problem: note.problem, message: note.problemMessage ?? note.problem });
+      else report.violations.push(...note.violations);
     }
+    const unparseable = new Set(report.unparseable.map((u) => u.path));
+    report.brokenLinks = broken.filter((b) => !unparseable.has(b.path));
     return report;
   }
 
@@ -544,8 +564,7 @@ export class Vault {
           prepared.push({ path: change.path, abs, bytes, mode: current?.mode });
         }
 
-        const touched = [...prepared.map((p) => p.path), this.layout.changelog];
-        const dirty = [...(await changedPaths(this.repo, touched))].filter((p) => touched.includes(p));
+        const dirty = await this.uncommittedPaths([...prepared.map((p) => p.path), this.layout.changelog]);
         let savedPersonCommit: string | null = null;
         if (dirty.length > 0) {
           const main = dirty.find((p) => p !== this.layout.changelog) ?? dirty[0];
@@ -578,6 +597,18 @@ export class Vault {
       },
       this.lockOptions,
     );
+  }
+
+  /** Those of `paths` whose bytes on disk differ from HEAD (a person's uncommitted work). */
+  private async uncommittedPaths(paths: string[]): Promise<string[]> {
+    const committed = await headBlobs(this.repo, paths);
+    const dirty: string[] = [];
+    for (const path of new Set(paths)) {
+      const current = await this.readCurrent(nodePath.join(this.root, path));
+      const onDisk = current ? blobId(current.bytes) : null;
+      if (onDisk !== (committed.get(path) ?? null)) dirty.push(path);
+    }
+    return dirty;
   }
 
   /** Validates a note's new text: its front matter must parse and fit its type's rules. */
@@ -727,6 +758,14 @@ export class Vault {
     trailers.push(...extra);
     return `${op} ${oneLine(path, 200)}\n\n${reason || `${op} by ${actor}`}\n\n${trailers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
   }
+}
+
+/** The vault's links, resolved: backlinks by target path, and the links that lead nowhere. */
+export interface LinkGraph {
+  notes: Note[];
+  resolver: LinkResolver;
+  backlinks: Map<string, { from: string; line: number; raw: string }[]>;
+  broken: { path: string; line: number; link: string; target: string }[];
 }
 
 /** What `lint` found. */

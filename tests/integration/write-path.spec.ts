@@ -69,7 +69,7 @@ function edit(vault: Vault, request: Partial<EditRequest> & { changes: EditReque
 /** `git show --name-status` of a commit, one `X\tpath` per file, sorted. */
 function nameStatus(tv: TempVault, rev = 'HEAD'): string[] {
   return tv
-    .git(['show', '--name-status', '--format=', rev])
+    .git(['show', '--name-status', '--format=', rev, '--'])
     .split('\n')
     .filter(Boolean)
     .sort();
@@ -78,7 +78,7 @@ function nameStatus(tv: TempVault, rev = 'HEAD'): string[] {
 /** `git show --name-only` of a commit, sorted. */
 function namesIn(tv: TempVault, rev = 'HEAD'): string[] {
   return tv
-    .git(['show', '--name-only', '--format=', rev])
+    .git(['show', '--name-only', '--format=', rev, '--'])
     .split('\n')
     .filter(Boolean)
     .sort();
@@ -87,7 +87,7 @@ function namesIn(tv: TempVault, rev = 'HEAD'): string[] {
 /** The trailers git itself finds in a commit message, in order. */
 function trailersOf(tv: TempVault, rev = 'HEAD'): [string, string][] {
   return tv
-    .git(['log', '-1', '--format=%(trailers:only,unfold)', rev])
+    .git(['log', '-1', '--format=%(trailers:only,unfold)', rev, '--'])
     .split('\n')
     .filter(Boolean)
     .map((line) => {
@@ -191,7 +191,7 @@ describe('an edit is exactly one commit with its changelog line', () => {
     expect(tv.exists(NOTE)).toBe(false);
     expect(tv.commitCount()).toBe(before + 1);
     expect(nameStatus(tv)).toEqual(['A\tchangelog.md', `D\t${NOTE}`]);
-    expect(tv.git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n').filter(Boolean).sort()).toEqual(['changelog.md', 'notes/b.md']);
+    expect(tv.git(['ls-tree', '-r', '--name-only', 'HEAD', '--']).split('\n').filter(Boolean).sort()).toEqual(['changelog.md', 'notes/b.md']);
     expect(trailersOf(tv).find(([key]) => key === 'Lucid-Op')).toEqual(['Lucid-Op', 'delete']);
     expect(changelogLinesOf(tv.read('changelog.md'))[0]).toMatch(new RegExp(`delete \\[\\[notes/a\\]\\] · no longer needed \\^${result.editId}$`));
     expect(tv.git(['status', '--porcelain'])).toBe('');
@@ -234,8 +234,8 @@ describe('a person\'s uncommitted work', () => {
     expect(tv.git(['show', ':notes/other.md'])).toBe('other v2, staged by the person\n');
     expect(tv.git(['status', '--porcelain']).split('\n').filter(Boolean).sort()).toEqual([
       ' M notes/third.md',
-      'M  notes/other.md',
       '?? notes/untracked.md',
+      'M  notes/other.md',
     ]);
     expect(tv.read('notes/third.md')).toBe('third v2, not staged\n');
     expect(tv.read('notes/untracked.md')).toBe('brand new\n');
@@ -254,7 +254,7 @@ describe('a person\'s uncommitted work', () => {
     const result = await edit(vault, { op: 'append', changes: [{ path: NOTE, content: agentText, expectedHash: read.hash }] });
 
     expect(tv.commitCount()).toBe(before + 2);
-    expect(result.savedPersonCommit).toBe(tv.git(['rev-parse', 'HEAD~1']).trim());
+    expect(result.savedPersonCommit).toBe(tv.git(['rev-parse', '--verify', 'HEAD~1']).trim());
     expect(result.commit).toBe(tv.head());
     expect(showFile(tv, 'HEAD~1', NOTE)).toBe(personText);
     expect(showFile(tv, 'HEAD', NOTE)).toBe(agentText);
@@ -264,7 +264,7 @@ describe('a person\'s uncommitted work', () => {
       ['Lucid-Actor', PERSON],
       ['Lucid-Op', 'update'],
     ]);
-    expect(tv.git(['log', '-1', '--format=%an <%ae>', 'HEAD~1'])).toBe(`${TEST_PERSON} <${TEST_EMAIL}>\n`);
+    expect(tv.git(['log', '-1', '--format=%an <%ae>', 'HEAD~1', '--'])).toBe(`${TEST_PERSON} <${TEST_EMAIL}>\n`);
     expect(namesIn(tv, 'HEAD~1')).toEqual(['changelog.md', NOTE]);
     expect(trailersOf(tv, 'HEAD').slice(0, 2)).toEqual([
       ['Lucid-Actor', AGENT],
@@ -446,7 +446,10 @@ describe('repository states that refuse writes', () => {
     expect(snapshot(tv.root)).toEqual(before);
   });
 
-  it('a detached HEAD: refused as repo_state, nothing changes', async () => {
+  // git.ts bug: assertWritableRepo runs `symbolic-ref -q HEAD` and waits for a throw, but simple-git
+  // resolves a non-zero exit that printed nothing on stderr (`-q` prints nothing), so a detached HEAD
+  // passes and the agent's commit moves the detached HEAD. Flip to `it` once fixed.
+  it.fails('a detached HEAD: refused as repo_state, nothing changes [git.ts bug]', async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
     tv.git(['checkout', '-q', '--detach', 'HEAD']);
     const vault = await openIn(tv);
@@ -457,7 +460,44 @@ describe('repository states that refuse writes', () => {
     expect(error.code).toBe('repo_state');
     expect(error.message).toMatch(/detached HEAD/);
     expect(snapshot(tv.root)).toEqual(before);
-    expect(tv.git(['rev-parse', '--abbrev-ref', 'HEAD']).trim()).toBe('HEAD');
+    expect(tv.git(['rev-parse', '--abbrev-ref', '--verify', 'HEAD']).trim()).toBe('HEAD');
+  });
+
+  // git.ts bug: assertWritableRepo looks for MERGE_HEAD and friends but not for unmerged index
+  // entries; a conflicted `git stash pop` leaves those without MERGE_HEAD, and Lucid then commits the
+  // conflict markers as the person's edit. Flip to `it` once fixed.
+  it.fails('unmerged paths from a conflicted stash pop: writes are refused as repo_state and no conflict markers are committed [git.ts bug]', async () => {
+    const tv = tempVault({ [NOTE]: 'one\n', 'notes/b.md': 'b\n' });
+    tv.write(NOTE, 'stashed change\n');
+    tv.git(['stash', '-q']);
+    tv.write(NOTE, 'committed change\n');
+    tv.git(['commit', '-q', '-a', '-m', 'a later commit']);
+    expect(() => tv.git(['stash', 'pop', '-q'])).toThrow();
+    expect(tv.git(['status', '--porcelain'])).toBe(`UU ${NOTE}\n`);
+    const vault = await openIn(tv);
+    const before = snapshot(tv.root);
+    const conflicted = tv.read(NOTE);
+
+    const other = await refusal(edit(vault, { changes: [{ path: 'notes/b.md', content: 'b2\n', expectedHash: sha256('b\n') }] }));
+    const same = await refusal(edit(vault, { changes: [{ path: NOTE, content: 'agent\n', expectedHash: sha256(conflicted) }] }));
+
+    expect(other.code).toBe('repo_state');
+    expect(other.message).toMatch(/unmerged|conflict/i);
+    expect(same.code).toBe('repo_state');
+    expect(snapshot(tv.root)).toEqual(before);
+    expect(tv.git(['log', '-p', '--format=']).includes('<<<<<<<')).toBe(false);
+  });
+
+  it('a folder that is not a git repository is refused as not_a_repo, with what to do', async () => {
+    const tv = tempVault({});
+    const plain = tv.tempDir('plain');
+    fs.writeFileSync(path.join(plain, 'a.md'), 'x\n');
+
+    const error = await refusal(tv.open({ root: plain }));
+
+    expect(error.code).toBe('not_a_repo');
+    expect(error.message).toContain('lucid init');
+    expect(fs.readdirSync(plain)).toEqual(['a.md']);
   });
 
   it('a commit git refuses (a held branch ref lock) puts every file back and leaves HEAD alone', async () => {
@@ -509,18 +549,27 @@ describe('staying inside the vault', () => {
     expect(fs.readdirSync(parent).sort()).toEqual(outsideBefore);
   });
 
-  it('names like a..b.md and ..notes.md are ordinary notes that can be written and read', async () => {
+  it('names like a..b.md, ..notes.md, -n.md, --help.md and HEAD are ordinary files that can be written, read and deleted', async () => {
     const tv = tempVault({});
     const vault = await openIn(tv);
+    const names = ['a..b.md', '..notes.md', 'notes/my note #1 (50%).md', '-n.md', '--help.md', 'HEAD', 'notes/*.md'];
 
-    for (const name of ['a..b.md', '..notes.md', 'notes/my note #1 (50%).md']) {
+    for (const name of names) {
       await vault.edit({ actor: AGENT, op: 'create', path: name, reason: 'x', changes: [{ path: name, content: `# ${name}\n`, expectedHash: null }] });
       expect(tv.read(name)).toBe(`# ${name}\n`);
-      expect((await vault.readNote(name)).text).toBe(`# ${name}\n`);
+      expect((await vault.readFileBytes(name)).toString('utf8')).toBe(`# ${name}\n`);
+      expect(namesIn(tv)).toEqual(['changelog.md', name].sort());
     }
-    expect(tv.git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n').filter(Boolean).sort()).toEqual(
-      ['..notes.md', 'a..b.md', 'changelog.md', 'notes/my note #1 (50%).md'].sort(),
-    );
+    expect((await vault.readNote('..notes.md')).text).toBe('# ..notes.md\n');
+    expect(tv.git(['ls-tree', '-r', '--name-only', 'HEAD', '--']).split('\n').filter(Boolean).sort()).toEqual([...names, 'changelog.md'].sort());
+
+    for (const name of ['-n.md', '--help.md', 'HEAD', 'notes/*.md']) {
+      await vault.edit({ actor: AGENT, op: 'delete', path: name, reason: 'x', changes: [{ path: name, content: null, expectedHash: sha256(`# ${name}\n`) }] });
+      expect(nameStatus(tv)).toEqual(['M\tchangelog.md', `D\t${name}`].sort());
+      expect(tv.exists(name)).toBe(false);
+    }
+    expect(tv.read('a..b.md')).toBe('# a..b.md\n');
+    expect(tv.git(['status', '--porcelain'])).toBe('');
   });
 
   it('a file symlink that points outside: write and delete are refused, reading is refused, the target is unchanged', async () => {
@@ -755,6 +804,57 @@ describe('concurrent writers', () => {
     expect(tv.git(['status', '--porcelain'])).toBe('');
     expect(findTempFiles(tv.root)).toEqual([]);
   }, 180_000);
+});
+
+describe('locks and crash leftovers', () => {
+  it('a vault lock held by a live writer makes the next writer wait, then give up as locked; nothing changes', async () => {
+    const tv = tempVault({ [NOTE]: NOTE_TEXT });
+    const vault = await openIn(tv, { lock: { waitMs: 300 } });
+    fs.mkdirSync(path.join(tv.root, '.lucid', 'vault.lock'), { recursive: true });
+    const before = snapshot(tv.root);
+
+    const error = await refusal(edit(vault, { changes: [{ path: NOTE, content: 'new\n', expectedHash: sha256(NOTE_TEXT) }] }));
+
+    expect(error.code).toBe('locked');
+    expect(error.message).toContain('vault.lock');
+    expect(snapshot(tv.root)).toEqual(before);
+  });
+
+  it('a vault lock left by a crashed writer is taken over once it is stale', async () => {
+    const tv = tempVault({ [NOTE]: NOTE_TEXT });
+    const vault = await openIn(tv, { lock: { waitMs: 5_000 } });
+    const lockDir = path.join(tv.root, '.lucid', 'vault.lock');
+    fs.mkdirSync(lockDir, { recursive: true });
+    const longAgo = new Date(Date.now() - 60_000);
+    fs.utimesSync(lockDir, longAgo, longAgo);
+
+    await edit(vault, { changes: [{ path: NOTE, content: 'new\n', expectedHash: sha256(NOTE_TEXT) }] });
+
+    expect(tv.read(NOTE)).toBe('new\n');
+    expect(namesIn(tv)).toEqual(['changelog.md', NOTE]);
+    expect(fs.existsSync(lockDir)).toBe(false);
+  });
+
+  it('temp files left by a crash are never listed, never committed, and swept once old', async () => {
+    const tv = tempVault({ [NOTE]: NOTE_TEXT });
+    const vault = await openIn(tv);
+    const leftover = path.join(tv.root, 'notes', '.lucid-tmp-abcdefghij');
+    fs.writeFileSync(leftover, 'half a note');
+    const fresh = path.join(tv.root, 'notes', '.lucid-tmp-klmnopqrst');
+    fs.writeFileSync(fresh, 'being written right now');
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(leftover, longAgo, longAgo);
+
+    expect((await vault.listNotes()).map((n) => n.path)).toEqual([NOTE]);
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+    await edit(vault, { changes: [{ path: NOTE, content: 'new\n', expectedHash: sha256(NOTE_TEXT) }] });
+    expect(namesIn(tv)).toEqual(['changelog.md', NOTE]);
+    expect(tv.git(['log', '--all', '--name-only', '--format=']).includes('.lucid-tmp-')).toBe(false);
+
+    expect(await vault.sweepTempFiles()).toEqual(['notes/.lucid-tmp-abcdefghij']);
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+  });
 });
 
 describe('changelog rotation', () => {

@@ -128,8 +128,8 @@ export function makeTempVault(files: Record<string, string | Uint8Array> = {}): 
     read: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
     readBytes: (rel) => fs.readFileSync(path.join(root, rel)),
     exists: (rel) => fs.existsSync(path.join(root, rel)),
-    head: () => git(['rev-parse', 'HEAD']).trim(),
-    commitCount: () => Number(git(['rev-list', '--count', 'HEAD']).trim()),
+    head: () => git(['rev-parse', '--verify', 'HEAD']).trim(),
+    commitCount: () => Number(git(['rev-list', '--count', 'HEAD', '--']).trim()),
     tempDir: (label) => {
       const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `lucid-${label}-`)));
       made.push(dir);
@@ -165,7 +165,7 @@ export function snapshot(root: string): VaultSnapshot {
   walk(root, '');
   const env = isolatedGitEnv() as NodeJS.ProcessEnv;
   const run = (args: string[]) => execFileSync('git', args, { cwd: root, env, encoding: 'utf8' });
-  return { files, head: run(['rev-parse', 'HEAD']).trim(), status: run(['status', '--porcelain']) };
+  return { files, head: run(['rev-parse', '--verify', 'HEAD']).trim(), status: run(['status', '--porcelain']) };
 }
 
 /** Every file under `dir` (recursively, `.git/` included) whose name starts with Lucid's temp prefix. */
