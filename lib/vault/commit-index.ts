@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { runGit, fromTop, type GitRepo, headCommit } from './git';
+import { runGit, runGitSilent, fromTop, type GitRepo, headCommit } from './git';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
 export const COMMIT_INDEX_VERSION = 1;
@@ -152,7 +152,7 @@ export class CommitIndex {
     let range: string[] = head ? [head] : [];
     let rebuild = last === null;
     if (head && last) {
-      const ancestor = await runGit(this.repo, ['merge-base', '--is-ancestor', last, head]).then(
+      const ancestor = await runGitSilent(this.repo, ['merge-base', '--is-ancestor', last, head]).then(
         () => true,
         () => false,
       );

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import nodePath from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -35,11 +36,15 @@ export interface GitRepo {
  */
 const PASSED_ENV = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
 
-function client(repo: Pick<GitRepo, 'root' | 'env'>, extraEnv: Record<string, string> = {}): SimpleGit {
+function gitEnv(repo: Pick<GitRepo, 'env'>, extraEnv: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(repo.env)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
-  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
-  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false, allowEnvironment: Object.keys(env), unsafe: { allowUnsafeConfigPaths: true } }).env(env);
+  return Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
+}
+
+function client(repo: Pick<GitRepo, 'root' | 'env'>, extraEnv: Record<string, string> = {}): SimpleGit {
+  const env = gitEnv(repo, extraEnv);
+  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false, allowEnvironment: Object.keys(env), unsafe: { allowUnsafeConfigPaths: true }, }).env(env);
 }
 
 /** Runs git with the given arguments in the vault folder and returns stdout. */
@@ -53,6 +58,25 @@ export async function runGit(repo: Pick<GitRepo, 'root' | 'env'>, args: string[]
     }
     throw new VaultError('io_error', `git ${args[0]} failed: ${message.trim().split('\n').slice(0, 3).join(' ')}`);
   }
+}
+
+/**
+ * Runs a plumbing command that prints nothing (update-ref, update-index, read-tree). simple-git 4
+ * waits a fixed 50 ms after any command with no output before resolving, which was over a third
+ * of every write; these few commands therefore run through execFile with the same environment.
+ */
+export async function runGitSilent(repo: Pick<GitRepo, 'root' | 'env'>, args: string[], extraEnv?: Record<string, string>): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    execFile('git', args, { cwd: repo.root, env: gitEnv(repo, extraEnv), maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      const message = `${stderr || error.message}`;
+      if (/index\.lock/.test(message)) {
+        reject(new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.'));
+      } else {
+        reject(new VaultError('io_error', `git ${args[0]} failed: ${message.trim().split('\n').slice(0, 3).join(' ')}`));
+      }
+    });
+  });
 }
 
 /**
@@ -189,25 +213,25 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
     GIT_COMMITTER_EMAIL: request.committer.email,
     GIT_COMMITTER_DATE: stamp,
   };
-  await runGit(repo, ['read-tree', head ?? EMPTY_TREE], env);
+  await runGitSilent(repo, ['read-tree', head ?? EMPTY_TREE], env);
   const present: string[] = [];
   const absent: string[] = [];
   for (const path of request.paths) (existsSync(nodePath.join(repo.root, path)) ? present : absent).push(path);
-  if (present.length > 0) await runGit(repo, ['update-index', '--add', '--', ...present], env);
-  if (absent.length > 0) await runGit(repo, ['update-index', '--force-remove', '--', ...absent], env);
+  if (present.length > 0) await runGitSilent(repo, ['update-index', '--add', '--', ...present], env);
+  if (absent.length > 0) await runGitSilent(repo, ['update-index', '--force-remove', '--', ...absent], env);
   const tree = (await runGit(repo, ['write-tree'], env)).trim();
   const parents = head ? ['-p', head] : [];
   const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-m', request.message], env)).trim();
   const subject = request.message.split('\n')[0];
-  await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
+  await runGitSilent(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
   await syncIndex(repo, present, absent);
   return commit;
 }
 
 /** Makes the real index match what Lucid just committed for `paths` (the files on disk). */
 async function syncIndex(repo: GitRepo, present: readonly string[], absent: readonly string[]): Promise<void> {
-  if (present.length > 0) await runGit(repo, ['update-index', '--add', '--', ...present]);
-  if (absent.length > 0) await runGit(repo, ['update-index', '--force-remove', '--', ...absent]);
+  if (present.length > 0) await runGitSilent(repo, ['update-index', '--add', '--', ...present]);
+  if (absent.length > 0) await runGitSilent(repo, ['update-index', '--force-remove', '--', ...absent]);
 }
 
 function offsetOf(date: Date): string {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node
 import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import { hashBytes } from './frontmatter';
-import { gitConfig, runGit } from './git';
+import { gitConfig, runGit, runGitSilent } from './git';
 import type { Clock, IdSource } from './ids';
 import { createLinkResolver, parseLinks, type LinkKind } from './links';
 import { parseFrontmatter } from './frontmatter';
@@ -45,7 +45,7 @@ export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir:
   const probe = { root, env: options.env };
   const isRepo = await runGit(probe, ['rev-parse', '--show-toplevel']).then(() => true, () => false);
   if (!isRepo) {
-    await runGit(probe, ['init', '-q']);
+    await runGitSilent(probe, ['init', '-q']);
     gitInitialized = true;
   }
 
@@ -203,10 +203,10 @@ async function snapshotExisting(root: string, env: Record<string, string | undef
   mkdirSync(nodePath.dirname(exclude), { recursive: true });
   const { appendFileSync } = await import('node:fs');
   appendFileSync(exclude, `\n${GITIGNORE_LINES.map((l) => `/${l}`).join('\n')}\n`);
-  await runGit(repo, ['add', '-A', '--', '.']);
+  await runGitSilent(repo, ['add', '-A', '--', '.']);
   const identity: string[] = [];
   if (!(await gitConfig(repo, 'user.name'))) identity.push('-c', `user.name=${fallbackName}`);
   if (!(await gitConfig(repo, 'user.email'))) identity.push('-c', `user.email=${fallbackName.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`);
-  await runGit(repo, [...identity, 'commit', '-q', '--no-verify', '-m', 'Snapshot of the vault before Lucid\n\nThe files as they were when `lucid init` made this folder a git repository.']);
+  await runGitSilent(repo, [...identity, 'commit', '-q', '--no-verify', '-m', 'Snapshot of the vault before Lucid\n\nThe files as they were when `lucid init` made this folder a git repository.']);
   return (await runGit(repo, ['rev-parse', 'HEAD'])).trim();
 }
