@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatDate, initVault, inspectLock, type Vault } from '../lib/vault/index';
+import { dashboardCommands } from './dashboard-commands';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
 interface Command {
@@ -158,6 +159,8 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+Object.assign(commands, dashboardCommands);
 
 async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: boolean; detail: string }[]> {
   const { gitConfig, assertWritableRepo } = await import('../lib/vault/git');

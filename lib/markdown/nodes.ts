@@ -62,7 +62,7 @@ export function isBlockElement(node: RootContent): node is LucidElement {
 /** The text of a node and its descendants, as a reader sees it. */
 export function plainText(node: RootContent | PhrasingContent | Parent): string {
   if ('value' in node && typeof node.value === 'string') return node.value;
-  if (node.type === 'image') return node.alt ?? '';
+  if ('alt' in node) return node.alt ?? '';
   if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
   return '';
 }

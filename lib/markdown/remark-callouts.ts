@@ -1,5 +1,5 @@
 import type { Blockquote, Paragraph, Parent, PhrasingContent, Root, RootContent } from 'mdast';
-import { element, setHastProperties, text } from './nodes';
+import { element, setHastProperties, text, type LucidElement } from './nodes';
 
 const CALLOUT_MARKER = /^\[!([A-Za-z0-9][\w-]{0,39})\]([+-]?)[ \t]*/;
 
@@ -38,7 +38,7 @@ function toCallout(quote: Blockquote): void {
   if (body.length > 0) content.push({ type: 'paragraph', children: body } satisfies Paragraph);
   content.push(...quote.children.slice(1));
 
-  const parts: RootContent[] = [
+  const parts: LucidElement[] = [
     element(fold ? 'summary' : 'div', { className: ['callout-title'], dataCallout: type }, titleNodes),
   ];
   if (content.length > 0) parts.push(element('div', { className: ['callout-content'] }, content));

@@ -22,5 +22,16 @@ export function transformRawHtml(parent: Parent): void {
     if ('children' in child) transformRawHtml(child);
     next.push(child);
   }
-  parent.children = next;
+  parent.children = mergeTexts(next);
+}
+
+/** Joins neighbouring text nodes, so a wikilink around inline HTML (`[[a <b>]]`) is one run of text again. */
+function mergeTexts(nodes: RootContent[]): RootContent[] {
+  const out: RootContent[] = [];
+  for (const node of nodes) {
+    const last = out[out.length - 1];
+    if (node.type === 'text' && last?.type === 'text') out[out.length - 1] = text(last.value + node.value);
+    else out.push(node);
+  }
+  return out;
 }

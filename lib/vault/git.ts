@@ -135,10 +135,17 @@ export async function assertWritableRepo(repo: GitRepo): Promise<void> {
   for (const [file, what] of states) {
     if (inGit(file)) throw new VaultError('repo_state', `The vault's git repository is not ready: ${what}. Finish or abort it, then try again.`);
   }
-  try {
-    await client(repo).raw(['symbolic-ref', '-q', 'HEAD']);
-  } catch {
+  const branch = (await client(repo).raw(['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
+  if (!branch.startsWith('refs/heads/')) {
     throw new VaultError('repo_state', 'The vault\'s git repository has a detached HEAD. Check out a branch, then try again.');
+  }
+  const unmerged = (await client(repo).raw(['ls-files', '--unmerged', '-z', '--full-name']))
+    .split('\0')
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1))
+    .filter(Boolean);
+  if (unmerged.length > 0) {
+    const names = [...new Set(unmerged.map((p) => fromTop(repo, p)))];
+    throw new VaultError('repo_state', `The vault's git repository has unmerged files (${names.slice(0, 5).join(', ')}). Resolve the conflict and commit, then try again.`);
   }
 }
 

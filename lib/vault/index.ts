@@ -14,3 +14,4 @@ export { openVault, Vault, buildNote, OPS, MAX_NOTE_BYTES, type Op, type Note, t
 export { initVault, planLayout, type InitReport } from './init';
 export { memoryProtocol } from './protocol';
 export { inspectLock } from './lock';
+export { summarizeVault, type VaultSummary } from './stats';

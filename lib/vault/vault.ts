@@ -308,13 +308,17 @@ export class Vault {
     } catch (error) {
       throw ioError(error, `read ${rel}`);
     }
-    const cached = this.notes.get(rel);
-    if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.note;
     let bytes: Buffer;
     try {
       bytes = await this.fs.readFile(abs);
     } catch (error) {
       throw ioError(error, `read ${rel}`);
+    }
+    // The hash, not the mtime, decides: a same-size change with its mtime reset is still seen.
+    const cached = this.notes.get(rel);
+    if (cached && cached.note.hash === hashBytes(bytes)) {
+      this.notes.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, note: cached.note });
+      return cached.note;
     }
     const note = buildNote(rel, bytes, stat.mtimeMs);
     this.notes.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, note });
@@ -549,7 +553,8 @@ export class Vault {
           if (current && change.path.toLowerCase().endsWith('.md') && !request.actor.startsWith('human:')) {
             const existing = buildNote(change.path, current.bytes, 0);
             if (existing.problem) {
-              throw new VaultError('invalid_frontmatter', `${change.path} cannot be changed by an agent until a person fixes it: ${existing.problemMessage}`, { path: change.path });
+              const code = existing.problem === 'invalid_frontmatter' ? 'invalid_frontmatter' : existing.problem === 'too_large' ? 'too_large' : 'binary';
+              throw new VaultError(code, `${change.path} cannot be changed by an agent until a person fixes it: ${existing.problemMessage}`, { path: change.path });
             }
           }
           let bytes: Uint8Array | null = null;

@@ -1,0 +1,33 @@
+import 'server-only';
+import { z } from 'zod';
+import { VaultError } from '@/lib/vault/errors';
+import type { ActionResult } from '@/lib/actions/result';
+import { checkCurrentRequest } from './gate';
+
+/** Marks functions made by {@link gatedAction}, so a test can prove every action has the gate. */
+export const GATED = Symbol.for('lucid.gated');
+
+/**
+ * The one way to make a server action: the request gate (Host, Origin, token cookie) runs first,
+ * then the input is validated with `schema`; expected failures come back as `ok: false` with a
+ * code, bugs are thrown. No action can skip the gate.
+ */
+export function gatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.output<S>) => Promise<T>): (input: z.input<S>) => Promise<ActionResult<T>> {
+  const action = async (input: z.input<S>): Promise<ActionResult<T>> => {
+    const verdict = await checkCurrentRequest('POST');
+    if (!verdict.ok) return { ok: false, code: 'forbidden', message: verdict.reason };
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      const flat = z.flattenError(parsed.error);
+      return { ok: false, code: 'invalid_input', message: 'Check the highlighted fields.', fieldErrors: flat.fieldErrors as Record<string, string[] | undefined> };
+    }
+    try {
+      return { ok: true, data: await run(parsed.data) };
+    } catch (error) {
+      if (error instanceof VaultError) return { ok: false, code: error.code, message: error.message };
+      throw error;
+    }
+  };
+  Object.defineProperty(action, GATED, { value: true });
+  return action;
+}
