@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatDate, initVault, inspectLock, type Vault } from '../lib/vault/index';
 import { dashboardCommands } from './dashboard-commands';
+import { generateDemoVault } from '../lib/vault/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
 interface Command {
@@ -156,6 +157,30 @@ export const commands: Record<string, Command> = {
       } finally {
         vault.close();
       }
+    },
+  },
+  demo: {
+    summary: "Make a demo vault: weeks of a small team's history with agents, in a new folder",
+    usage:
+      "lucid demo DIR [--anchor YYYY-MM-DD] [--json]\n\n  Writes about five and a half weeks of history ending on the anchor date (default: today)\n  through Lucid's own write path: people, projects, decisions, agent sessions, molted skills,\n  inbox proposals. The same anchor always gives the same files. DIR must be new, empty, or an\n  earlier demo, which is replaced.",
+    options: { ...jsonOption, anchor: { type: 'string' } },
+    async run(io, values, positionals) {
+      if (positionals.length !== 1) throw new UsageError('demo needs one folder, e.g. lucid demo /tmp/lucid-demo');
+      const given = values.anchor as string | undefined;
+      let anchor = new Date();
+      if (given !== undefined) {
+        const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(given);
+        const date = parts ? new Date(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3])) : null;
+        if (!date || formatDate(date) !== given) throw new UsageError(`--anchor must be a date like 2026-11-30, not "${given}"`);
+        anchor = date;
+      }
+      const report = await generateDemoVault({ dir: vaultDir(io, positionals[0]), env: io.env, anchor, fallbackUser: fallbackUser(io.env) });
+      if (values.json) printJson(io, report);
+      else {
+        io.out(`Made a demo vault in ${report.root}: ${report.commits} commits ending ${report.anchor}, ${report.notes} notes, ${report.sessions} sessions, ${report.inbox} inbox proposals.`);
+        io.out(`Next: lucid lint --vault ${report.root}`);
+      }
+      return 0;
     },
   },
 };

@@ -4,7 +4,17 @@ import { gfm } from 'micromark-extension-gfm';
 import type { Definition, Image, Link, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import { isExternalTarget, type LinkKind } from '../vault/links';
 import { stripComments } from './comments';
-import { fileHref, fragmentHref, isImagePath, isNotePath, isRemoteUrl, isWebUrl, noteHref, safeDecode, vaultHref } from './hrefs';
+import {
+  fileHref,
+  fragmentHref,
+  isImagePath,
+  isNotePath,
+  isRemoteUrl,
+  isWebUrl,
+  noteHref,
+  safeDecode,
+  vaultHref,
+} from './hrefs';
 import { element, isBlockElement, plainText, setHastProperties, text, type LucidElement } from './nodes';
 import { addAnchors } from './remark-anchors';
 import { transformCallouts } from './remark-callouts';
@@ -17,7 +27,11 @@ import { findWikilinks, parseImageSize, type WikilinkToken } from './wikilink-sy
  * `(target, kind, fromPath) => resolver.resolve(target, fromPath, kind)`. `fromPath` is the note the link is
  * written in: the rendered note, or the embedded note for links inside an embed. Returns null when nothing matches.
  */
-export type ResolveLink = (target: string, kind: Exclude<LinkKind, 'frontmatter'>, fromPath: string) => string | null;
+export type ResolveLink = (
+  target: string,
+  kind: Exclude<LinkKind, 'frontmatter'>,
+  fromPath: string,
+) => string | null;
 
 /** The markdown body (no front matter) of the note at a vault path, for `![[embeds]]`; null to show only its title. */
 export type EmbedSource = (path: string) => string | null;
@@ -249,9 +263,10 @@ function inlineReferences(tree: Root): void {
     parent.children = parent.children.map((child): RootContent => {
       if (child.type === 'linkReference') {
         const definition = definitions.get(child.identifier);
-        const link: Link = { type: 'link', url: definition?.url ?? '', title: definition?.title ?? null, children: child.children };
+        if (!definition) return text(`[${child.label ?? child.identifier}]`);
+        const link: Link = { type: 'link', url: definition.url, title: definition.title ?? null, children: child.children };
         replace(link);
-        return definition ? link : text(`[${child.label ?? child.identifier}]`);
+        return link;
       }
       if (child.type === 'imageReference') {
         const definition = definitions.get(child.identifier);
@@ -271,7 +286,10 @@ function liftBlocks(paragraph: Paragraph): RootContent[] {
   let run: PhrasingContent[] = [];
   const flush = (): void => {
     const trimmed = trimRun(run);
-    if (trimmed.length > 0) out.push({ type: 'paragraph', children: trimmed, ...(out.length === 0 && paragraph.data ? { data: paragraph.data } : {}) });
+    if (trimmed.length > 0) {
+      const data = out.length === 0 ? paragraph.data : undefined;
+      out.push({ type: 'paragraph', children: trimmed, ...(data ? { data } : {}) });
+    }
     run = [];
   };
   for (const child of paragraph.children) {
@@ -338,7 +356,8 @@ function broken(children: RootContent[], target: string): LucidElement {
 }
 
 function blocked(children: RootContent[]): LucidElement {
-  return element('span', { className: ['blocked-link'], title: 'Link not followed: only http, https and mailto links open' }, children);
+  const title = 'Link not followed: only http, https and mailto links open';
+  return element('span', { className: ['blocked-link'], title }, children);
 }
 
 function baseName(path: string): string {

@@ -205,6 +205,11 @@ class DemoHistory {
     this.now += minutes * 60_000 + JITTER[this.tick % JITTER.length] * 1000;
   }
 
+  /** The current version of a skill the history wrote. */
+  versionOf(path: string): number {
+    return this.versions.get(path) ?? 0;
+  }
+
   read(path: string): string {
     return readFileSync(nodePath.join(this.root, path), 'utf8');
   }
@@ -1534,6 +1539,15 @@ async function writeReport(h: DemoHistory, s: Session, from: number, to: number)
   if (molts.length > 0) {
     lines.push('', '## Skills that changed', '');
     for (const e of molts) lines.push(`- ${link(e.path)}: ${e.reason}`);
+  }
+  if (h.versionOf(P.weekly) >= 4) {
+    const open = h.events.filter((e) => e.op === 'create' && e.path.startsWith('inbox/') && e.at < end);
+    lines.push('', '## Open inbox proposals', '');
+    if (open.length === 0) lines.push('- None.');
+    for (const e of open) {
+      const waiting = Math.floor((h.time().getTime() - e.at) / 86_400_000);
+      lines.push(`- ${link(e.path)}: ${e.reason} (waiting ${waiting === 1 ? '1 day' : `${waiting} days`})`);
+    }
   }
   lines.push('');
   return h.create(

@@ -67,7 +67,7 @@ export async function runGit(repo: Pick<GitRepo, 'root' | 'env'>, args: string[]
  */
 export async function runGitSilent(repo: Pick<GitRepo, 'root' | 'env'>, args: string[], extraEnv?: Record<string, string>): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    execFile('git', args, { cwd: repo.root, env: gitEnv(repo, extraEnv), maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+    execFile('git', args, { cwd: repo.root, env: gitEnv(repo, extraEnv) as unknown as NodeJS.ProcessEnv, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
       if (!error) return resolve();
       const message = `${stderr || error.message}`;
       if (/index\.lock/.test(message)) {

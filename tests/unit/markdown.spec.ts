@@ -1,8 +1,18 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { Element, Root } from 'hast';
+import rehypeSanitize from 'rehype-sanitize';
 import { describe, expect, it } from 'vitest';
 import { MarkdownView } from '../../components/markdown-view';
-import { anchorId, createSlugger, findWikilinks, noteHref, slugify, stripComments } from '../../lib/markdown';
+import {
+  anchorId,
+  createSlugger,
+  findWikilinks,
+  noteHref,
+  noteSanitizeSchema,
+  slugify,
+  stripComments,
+} from '../../lib/markdown';
 import { createLinkResolver } from '../../lib/vault/links';
 
 const VAULT = [
@@ -596,5 +606,45 @@ describe('markup', () => {
     expect(html).toMatch(/<h1 class="[^"]*text-3xl[^"]*" id="user-content-t"/);
     expect(html).toMatch(/class="callout [^"]*border-orange-500/);
     expect(html).toMatch(/class="broken-link [^"]*text-red-700/);
+  });
+});
+
+describe('sanitize schema', () => {
+  const sanitize = (element: Element): Element | undefined => {
+    const tree: Root = { type: 'root', children: [element] };
+    const clean = rehypeSanitize(noteSanitizeSchema)(tree) as unknown as Root;
+    return clean.children[0] as Element | undefined;
+  };
+  const el = (tagName: string, properties: Element['properties']): Element => ({
+    type: 'element',
+    tagName,
+    properties,
+    children: [{ type: 'text', value: 'x' }],
+  });
+
+  it('drops an img src outside /files/, whatever produced it', () => {
+    expect(sanitize(el('img', { src: 'https://attacker.example/x.png' }))?.properties.src).toBeUndefined();
+    expect(sanitize(el('img', { src: '//attacker.example/x.png' }))?.properties.src).toBeUndefined();
+    expect(sanitize(el('img', { src: '/files/a.png', onError: 'alert(1)' }))?.properties).toEqual({ src: '/files/a.png' });
+  });
+
+  it('allows only the link attributes and classes the plugins emit', () => {
+    const link = sanitize(el('a', { href: 'https://x.example', target: '_top', rel: ['opener'] }));
+    expect(link?.properties.href).toBe('https://x.example');
+    expect(link?.properties.target).toBeUndefined();
+    expect(link?.properties.rel ?? []).toEqual([]);
+    expect(sanitize(el('a', { href: 'javascript:alert(1)' }))?.properties.href).toBeUndefined();
+    expect(sanitize(el('a', { href: 'xmpp:someone@x' }))?.properties.href).toBeUndefined();
+    const div = sanitize(el('div', { className: ['callout', 'fixed', 'inset-0'], dataCallout: 'x" onload="y', style: 'x' }));
+    expect(div?.properties).toEqual({ className: ['callout'] });
+    expect(sanitize(el('span', { className: ['broken-link', 'evil'] }))?.properties).toEqual({ className: ['broken-link'] });
+  });
+
+  it('removes elements outside the allow-list and prefixes ids and names', () => {
+    expect(sanitize(el('iframe', { src: '/files/a.html' }))?.tagName).toBeUndefined();
+    expect(sanitize(el('p', { id: 'currentUser', name: 'forms' }))?.properties).toEqual({
+      id: 'user-content-currentUser',
+      name: 'user-content-forms',
+    });
   });
 });
