@@ -40,7 +40,7 @@ e2e_rc=0
 build_rc=0
 if [ "$have_e2e" = 1 ]; then
   step "next build"
-  npx next build
+  node bin/lucid build --force
   build_rc=$?
   if [ "$build_rc" = 0 ]; then
     step "browser tests (playwright, $("$CHROMIUM_PATH" --version 2>/dev/null | tail -1))"

@@ -303,7 +303,7 @@ class DemoHistory {
     const from = this.versions.get(path);
     if (from === undefined) throw new Error(`demo script: ${path} is not a skill`);
     const name = nodePath.basename(path, '.md');
-    const { change } = this.revise(path, { ...fields, version: from + 1, last_updated: formatDate(this.time()) }, () => body);
+    const { change } = this.revise(path, { ...fields, version: from + 1, last_updated: formatDate(this.time()) }, () => `\n${body}`);
     const result = await this.write({ actor, op: 'molt', path, reason, session, changes: [change], trailers: [['Lucid-Molt', `${name} ${from}->${from + 1}`]] });
     this.versions.set(path, from + 1);
     return result;

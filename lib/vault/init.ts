@@ -57,7 +57,7 @@ export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir:
   if (gitInitialized) {
     const people = existing.files.filter((f) => !f.startsWith('.git/'));
     if (people.length > 0) {
-      snapshotCommit = await snapshotExisting(root, options.env, options.fallbackUser ?? 'unknown');
+      snapshotCommit = await snapshotExisting(root, options.env, options.fallbackUser ?? 'unknown', (options.clock ?? (() => new Date()))());
     }
   }
 
@@ -197,7 +197,7 @@ function alternative(name: string, attempt: number): string {
   return [`lucid-${head}${suffix}`, ...rest].join('/');
 }
 
-async function snapshotExisting(root: string, env: Record<string, string | undefined>, fallbackName: string): Promise<string> {
+async function snapshotExisting(root: string, env: Record<string, string | undefined>, fallbackName: string, date: Date): Promise<string> {
   const repo = { root, env };
   const exclude = nodePath.join(root, '.git', 'info', 'exclude');
   mkdirSync(nodePath.dirname(exclude), { recursive: true });
@@ -207,6 +207,7 @@ async function snapshotExisting(root: string, env: Record<string, string | undef
   const identity: string[] = [];
   if (!(await gitConfig(repo, 'user.name'))) identity.push('-c', `user.name=${fallbackName}`);
   if (!(await gitConfig(repo, 'user.email'))) identity.push('-c', `user.email=${fallbackName.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`);
-  await runGitSilent(repo, [...identity, 'commit', '-q', '--no-verify', '-m', 'Snapshot of the vault before Lucid\n\nThe files as they were when `lucid init` made this folder a git repository.']);
+  const stamp = `${Math.floor(date.getTime() / 1000)} +0000`;
+  await runGitSilent(repo, [...identity, 'commit', '-q', '--no-verify', '-m', 'Snapshot of the vault before Lucid\n\nThe files as they were when `lucid init` made this folder a git repository.'], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
   return (await runGit(repo, ['rev-parse', 'HEAD'])).trim();
 }

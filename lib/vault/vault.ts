@@ -376,8 +376,12 @@ export class Vault {
     const notes = await this.listNotes();
     const backlinks = new Map<string, { from: string; line: number; raw: string }[]>();
     const broken: { path: string; line: number; link: string; target: string }[] = [];
+    const isChangelog = (path: string) => path === this.layout.changelog || path.startsWith(`${this.layout.changelogArchive}/`);
     for (const note of notes) {
       if (note.problem && note.problem !== 'invalid_frontmatter') continue;
+      // The changelog is a log: its links name notes as they were, and would make every edited
+      // note "linked from the changelog". It neither counts as a backlink nor as broken.
+      if (isChangelog(note.path)) continue;
       for (const link of note.links) {
         if (link.target === '' || isExternalTarget(link.target)) continue;
         const resolved = resolver.resolve(link.target, note.path, link.kind);
