@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from './errors';
 import { composeNote, hashBytes, setFrontmatterFields, splitNote, type FrontmatterData } from './frontmatter';
-import { runGit } from './git';
-import { formatDate, formatTime, newSessionId, seededIds, slugify, type IdSource } from './ids';
+import { blobId, runGit } from './git';
+import { formatDate, formatTime, newSessionId, seededIds, type IdSource } from './ids';
+import { inboxNoteText, inboxNotePath, noteLink as link, sessionNoteParts } from './note-formats';
 import { initVault } from './init';
 import { openVault, type EditResult, type FileChange, type Op, type Vault } from './vault';
 
@@ -95,22 +95,6 @@ const P = {
   ticket: 'Notes/Pasted from support ticket.md',
   questions: 'evals/questions/demo.jsonl',
 } as const;
-
-/** `[[path]]` without `.md`, as Lucid writes links in properties. */
-function link(path: string): string {
-  return `[[${path.replace(/\.md$/, '')}]]`;
-}
-
-/** The git blob id of some bytes, as `git hash-object` computes it. */
-function gitBlobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
-
-/** A fence of backticks longer than any run of backticks inside `content` (at least four). */
-function fenceFor(content: string): string {
-  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(Math.max(4, longest + 1));
-}
 
 function replaceOnce(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`demo script: "${from.slice(0, 40)}" not found`);
@@ -336,31 +320,24 @@ class DemoHistory {
     this.pause(3);
     const ended = this.time();
     const path = `sessions/${s.id}.md`;
-    const data: FrontmatterData = {
-      type: 'session',
+    const { data, body } = sessionNoteParts({
       agent: s.agent,
       task: s.task,
-      started: formatTime(s.started),
-      ended: formatTime(ended),
+      started: s.started,
+      ended,
       outcome,
-      project: s.project ? link(s.project) : undefined,
+      project: s.project,
       searched: s.searched,
       read: s.read,
       touched: s.touched,
-      inbox: s.inbox.length > 0 ? s.inbox : undefined,
-      skills_used: s.skillsUsed.length > 0 ? s.skillsUsed.map(link) : undefined,
-      first_search: formatTime(s.firstSearch),
-      first_write: s.firstWrite ? formatTime(s.firstWrite) : undefined,
-    };
-    const lines = [`# ${s.task}`, '', summary.trim(), ''];
-    if (s.touched.length > 0 || s.inbox.length > 0) {
-      lines.push('## Changed', '');
-      for (const p of s.touched) lines.push(`- ${p.endsWith('.md') ? link(p) : `\`${p}\``}`);
-      for (const p of s.inbox) lines.push(`- proposed ${link(p)} (in the inbox, waiting for a person)`);
-      lines.push('');
-    }
-    if (next.length > 0) lines.push('## Next steps', '', ...next.map((n) => `- ${n}`), '');
-    const result = await this.create(s.actor, path, data, lines.join('\n'), reason, { session: s });
+      inbox: s.inbox,
+      skillsUsed: s.skillsUsed,
+      firstSearch: s.firstSearch,
+      firstWrite: s.firstWrite,
+      summary,
+      nextSteps: next,
+    });
+    const result = await this.create(s.actor, path, data, body, reason, { session: s });
     this.ended.push({ id: s.id, agent: s.agent, task: s.task, outcome, ended: ended.getTime(), path });
     return result;
   }
@@ -371,26 +348,20 @@ class DemoHistory {
     spec: { action: 'create' | 'update' | 'append' | 'delete'; target: string; reason: string; confidence: number; explanation: string; content: string; title: string },
   ): Promise<{ path: string; result: EditResult }> {
     const now = this.time();
-    const p2 = (n: number) => String(n).padStart(2, '0');
-    const stamp = `${formatDate(now)}-${p2(now.getHours())}${p2(now.getMinutes())}${p2(now.getSeconds())}`;
-    const path = `inbox/${stamp}-${slugify(spec.title)}.md`;
-    const targetAbs = nodePath.join(this.root, spec.target);
-    const baseBlob = spec.action === 'create' ? undefined : gitBlobId(readFileSync(targetAbs));
-    const fence = fenceFor(spec.content);
-    const content = spec.content === '' || spec.content.endsWith('\n') ? spec.content : `${spec.content}\n`;
-    const body = `${spec.explanation.trim()}\n\n${fence}markdown\n${content}${fence}\n`;
-    const data: FrontmatterData = {
-      type: 'inbox',
-      proposed_by: s.actor,
+    const path = inboxNotePath('inbox', now, spec.title);
+    const baseBlob = spec.action === 'create' ? undefined : blobId(readFileSync(nodePath.join(this.root, spec.target)));
+    const text = inboxNoteText({
+      proposedBy: s.actor,
       action: spec.action,
       target: spec.target,
       reason: spec.reason,
-      created: formatTime(now),
-      session: link(`sessions/${s.id}`),
+      now,
+      session: s.id,
       confidence: spec.confidence,
-      base_blob: baseBlob,
-    };
-    const text = composeNote({ ...data, updated: formatDate(now) }, body);
+      baseBlob,
+      explanation: spec.explanation,
+      content: spec.content,
+    });
     const result = await this.write({ actor: s.actor, op: 'create', path, reason: spec.reason, session: s, changes: [{ path, content: text, expectedHash: null }] });
     return { path, result };
   }

@@ -32,10 +32,10 @@ export async function summarizeVault(vault: Vault, now: Date): Promise<VaultSumm
     if (note.lucidType === 'inbox' && note.path.startsWith(`${vault.layout.inbox}/`)) pendingInbox += 1;
     if (note.lucidType === 'session' && typeof note.frontmatter.started === 'string') {
       const started = Date.parse(note.frontmatter.started);
-      if (started >= since && started <= now.getTime()) sessionsLast7Days += 1;
+      if (started >= since) sessionsLast7Days += 1;
     }
   }
   const index = await vault.commits();
-  const editsLast7Days = index.countSince(Math.floor(since / 1000), Math.floor(now.getTime() / 1000));
+  const editsLast7Days = index.countSince(Math.floor(since / 1000));
   return { notes: notes.length, notesByType, unparseable, pendingInbox, editsLast7Days, sessionsLast7Days, since };
 }

@@ -41,7 +41,9 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
       <header className="mb-4">
         <p className="text-xs text-stone-500">{note.path}</p>
         <div className="flex items-start justify-between gap-4">
-          <h1 className="text-2xl font-semibold tracking-tight">{note.title}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight" data-testid="note-title">
+            {note.title}
+          </h1>
           <a href={obsidianHref(path.basename(vault.root), note.path)} className="shrink-0 rounded border border-stone-300 px-2 py-1 text-sm hover:bg-stone-100">
             Open in Obsidian
           </a>
@@ -49,7 +51,7 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
         {note.type ? <p className="text-sm text-stone-600">type: {note.type}</p> : null}
       </header>
       {note.problem ? (
-        <div role="alert" className="mb-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+        <div role="alert" aria-label="Unreadable" className="mb-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
           <strong>Lucid cannot read this note&apos;s {note.problem === 'invalid_frontmatter' ? 'front matter' : 'content'}:</strong> {note.problemMessage} Agents will not change it until a person fixes it.
         </div>
       ) : null}

@@ -1,0 +1,151 @@
+import { composeNote, type FrontmatterData } from './frontmatter';
+import { formatDate, formatTime, slugify } from './ids';
+
+/**
+ * The text of the notes Lucid itself writes for agents (inbox proposals and session notes), shared
+ * by the MCP server, the CLI and the demo vault so that all of them write exactly the same format.
+ */
+
+/** `[[path]]` without `.md`, as Lucid writes links in properties. */
+export function noteLink(path: string): string {
+  return `[[${path.replace(/\.md$/i, '')}]]`;
+}
+
+/** The vault path a `[[link]]` property value names (`.md` added), or null when it is not one link. */
+export function linkTarget(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const match = /^\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]$/.exec(value.trim());
+  if (!match) return null;
+  const target = match[1].trim();
+  return target.toLowerCase().endsWith('.md') ? target : `${target}.md`;
+}
+
+/** A fence of backticks longer than any run of backticks inside `content` (at least four). */
+export function fenceFor(content: string): string {
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(4, longest + 1));
+}
+
+/** `YYYY-MM-DD-HHMMSS` in local time, as inbox file names start. */
+export function inboxStamp(now: Date): string {
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  return `${formatDate(now)}-${p2(now.getHours())}${p2(now.getMinutes())}${p2(now.getSeconds())}`;
+}
+
+/**
+ * Where a proposal goes: `<inbox>/<YYYY-MM-DD-HHMMSS>-<slug>.md`; `attempt` > 1 adds `-<attempt>`
+ * for a second proposal with the same name in the same second.
+ */
+export function inboxNotePath(inboxFolder: string, now: Date, title: string, attempt = 1): string {
+  const slug = slugify(title) || 'proposal';
+  return `${inboxFolder}/${inboxStamp(now)}-${slug}${attempt > 1 ? `-${attempt}` : ''}.md`;
+}
+
+/** What an inbox proposal holds (VAULT-FORMAT, "Inbox"). */
+export interface InboxNoteInput {
+  proposedBy: string;
+  action: 'create' | 'update' | 'append' | 'delete';
+  /** Vault path of the note the proposal is about. */
+  target: string;
+  reason: string;
+  now: Date;
+  /** Session id, linked as `[[<sessions>/<id>]]`. */
+  session?: string;
+  sessionsFolder?: string;
+  confidence?: number;
+  /** Git blob id of the target when proposed (update, append, delete). */
+  baseBlob?: string;
+  flag?: string;
+  /** A short explanation for the person, above the proposed content. */
+  explanation: string;
+  /** The proposed content: for `update` the whole note, front matter included. */
+  content: string;
+}
+
+/**
+ * The text of an inbox proposal: its front matter, a short explanation for the person, and the
+ * proposed content in one ````markdown fence longer than any fence inside it.
+ */
+export function inboxNoteText(input: InboxNoteInput): string {
+  const fence = fenceFor(input.content);
+  const content = input.content === '' || input.content.endsWith('\n') ? input.content : `${input.content}\n`;
+  const body = `${input.explanation.trim()}\n\n${fence}markdown\n${content}${fence}\n`;
+  const data: FrontmatterData = {
+    type: 'inbox',
+    proposed_by: input.proposedBy,
+    action: input.action,
+    target: input.target,
+    reason: input.reason,
+    created: formatTime(input.now),
+    session: input.session ? noteLink(`${input.sessionsFolder ?? 'sessions'}/${input.session}`) : undefined,
+    confidence: input.confidence,
+    base_blob: input.baseBlob,
+    flag: input.flag,
+  };
+  return composeNote({ ...data, updated: formatDate(input.now) }, body);
+}
+
+/** The proposed content of an inbox note (the text inside its fence), or null when it has none. */
+export function inboxProposedContent(body: string): string | null {
+  const open = /^(`{4,})markdown[ \t]*\r?\n/m.exec(body);
+  if (!open) return null;
+  const start = open.index + open[0].length;
+  const close = body.indexOf(`\n${open[1]}`, start - 1);
+  if (close === -1) return null;
+  return body.slice(start, close + 1);
+}
+
+/** What a session note records (VAULT-FORMAT, type session). */
+export interface SessionNoteInput {
+  agent: string;
+  task: string;
+  started: Date | string;
+  ended: Date | string;
+  outcome: 'done' | 'partial' | 'abandoned';
+  /** Vault path of the project note. */
+  project?: string | null;
+  searched: string[];
+  read: string[];
+  touched: string[];
+  inbox: string[];
+  /** Vault paths of the skills read. */
+  skillsUsed: string[];
+  firstSearch?: Date | string | null;
+  firstWrite?: Date | string | null;
+  summary: string;
+  nextSteps: string[];
+}
+
+const asTime = (value: Date | string): string => (typeof value === 'string' ? value : formatTime(value));
+
+/**
+ * A session note's properties and body: the task as title, the summary, what changed (touched
+ * notes and inbox proposals) and the next steps. The caller adds `created` and `updated`.
+ */
+export function sessionNoteParts(input: SessionNoteInput): { data: FrontmatterData; body: string } {
+  const data: FrontmatterData = {
+    type: 'session',
+    agent: input.agent,
+    task: input.task,
+    started: asTime(input.started),
+    ended: asTime(input.ended),
+    outcome: input.outcome,
+    project: input.project ? noteLink(input.project) : undefined,
+    searched: input.searched,
+    read: input.read,
+    touched: input.touched,
+    inbox: input.inbox.length > 0 ? input.inbox : undefined,
+    skills_used: input.skillsUsed.length > 0 ? input.skillsUsed.map(noteLink) : undefined,
+    first_search: input.firstSearch ? asTime(input.firstSearch) : undefined,
+    first_write: input.firstWrite ? asTime(input.firstWrite) : undefined,
+  };
+  const lines = [`# ${input.task}`, '', input.summary.trim(), ''];
+  if (input.touched.length > 0 || input.inbox.length > 0) {
+    lines.push('## Changed', '');
+    for (const p of input.touched) lines.push(`- ${p.endsWith('.md') ? noteLink(p) : `\`${p}\``}`);
+    for (const p of input.inbox) lines.push(`- proposed ${noteLink(p)} (in the inbox, waiting for a person)`);
+    lines.push('');
+  }
+  if (input.nextSteps.length > 0) lines.push('## Next steps', '', ...input.nextSteps.map((n) => `- ${n}`), '');
+  return { data, body: lines.join('\n') };
+}

@@ -1,0 +1,326 @@
+import { parseFrontmatter } from './frontmatter';
+import { showFile } from './git';
+import { formatDate, formatTime, slugify } from './ids';
+import type { LinkResolver } from './links';
+import { basenameOf, normalizeVaultPath } from './paths';
+import { tokenizeQuery } from './search-index';
+import type { Note, Vault } from './vault';
+
+/** One note an agent should read before it starts, and why. */
+export interface ReadFirstItem {
+  path: string;
+  title: string;
+  type: string | null;
+  why: string;
+}
+
+/** A note a person changed since the agent's last session. */
+export interface PersonEdit {
+  path: string;
+  by: string;
+  op: string;
+  at: string;
+  reason: string;
+  /** True when this agent had written the note before. */
+  yours: boolean;
+}
+
+/** An inbox proposal a person rejected, with their reason. */
+export interface PersonRejection {
+  inbox_path: string;
+  target: string | null;
+  action: string | null;
+  proposed_by: string | null;
+  by: string;
+  at: string;
+  reason: string;
+  /** True when this agent made the proposal. */
+  yours: boolean;
+}
+
+/** An edit a person reverted. */
+export interface PersonRevert {
+  path: string;
+  by: string;
+  at: string;
+  reason: string;
+  reverted_edit: string | null;
+  reverted_actor: string | null;
+  yours: boolean;
+}
+
+/** How people corrected the vault since the agent's previous session ended. */
+export interface SinceLastSession {
+  /** When the agent's previous session ended; null when it has none (then: the last 14 days). */
+  since: string | null;
+  previous_session: string | null;
+  edited: PersonEdit[];
+  rejected: PersonRejection[];
+  reverted: PersonRevert[];
+}
+
+/** A project note an agent's `project` or `repo` matched. */
+export interface ProjectMatch {
+  note: Note;
+  why: string;
+}
+
+const NO_SESSION_WINDOW_DAYS = 14;
+const MAX_LISTED = 20;
+
+/** The `[[link]]` in a property value, resolved like Obsidian resolves it from `fromPath`. */
+export function resolveLinkValue(resolver: LinkResolver, value: unknown, fromPath: string): string | null {
+  if (typeof value !== 'string') return null;
+  const match = /^\s*\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]\s*$/.exec(value);
+  if (!match) return null;
+  return resolver.resolve(match[1].trim(), fromPath, 'frontmatter');
+}
+
+/** A repository named by URL or path, reduced for comparison: host/owner/name, lowercase, no `.git`. */
+export function normalizeRepo(value: string): string {
+  let repo = value.trim().toLowerCase();
+  repo = repo.replace(/^git\+/, '').replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+  repo = repo.replace(/^[^@/]+@([^:/]+):/, '$1/');
+  repo = repo.replace(/^[^@/]+@/, '');
+  repo = repo.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+  return repo;
+}
+
+function segments(repo: string): string[] {
+  return repo.split(/[/\\:]+/).filter(Boolean);
+}
+
+/**
+ * The project note that `project` (a name, alias or path) or `repo` (compared with projects' `repo`
+ * field: the same URL or path, else the same owner/name, else the same repository name) names.
+ */
+export function matchProject(notes: readonly Note[], input: { project?: string | null; repo?: string | null }): ProjectMatch | null {
+  const projects = notes.filter((n) => n.lucidType === 'project');
+  const given = input.project?.trim();
+  if (given) {
+    const asPath = given.replace(/^\[\[|\]\]$/g, '').replace(/\\/g, '/');
+    const withMd = asPath.toLowerCase().endsWith('.md') ? asPath : `${asPath}.md`;
+    const byPath = projects.find((p) => p.path === withMd || p.path.toLowerCase() === withMd.toLowerCase());
+    if (byPath) return { note: byPath, why: `the project note, matched by its path "${given}"` };
+    const lower = given.toLowerCase();
+    const slug = slugify(given);
+    const byName = projects.find((p) => String(p.frontmatter.name ?? '').trim().toLowerCase() === lower)
+      ?? projects.find((p) => basenameOf(p.path).toLowerCase() === lower)
+      ?? projects.find((p) => aliasesOf(p).some((a) => a.toLowerCase() === lower))
+      ?? (slug ? projects.find((p) => slugify(String(p.frontmatter.name ?? '')) === slug || slugify(basenameOf(p.path)) === slug) : undefined);
+    if (byName) return { note: byName, why: `the project note, matched by the name "${given}"` };
+  }
+  const repo = input.repo?.trim();
+  if (repo) {
+    const wanted = normalizeRepo(repo);
+    const withRepo = projects.filter((p) => typeof p.frontmatter.repo === 'string' && p.frontmatter.repo.trim() !== '');
+    const repoOf = (p: Note) => normalizeRepo(String(p.frontmatter.repo));
+    const exact = withRepo.find((p) => repoOf(p) === wanted);
+    if (exact) return { note: exact, why: `the project note: its repo field is ${String(exact.frontmatter.repo)}` };
+    const tail = (r: string, n: number) => segments(r).slice(-n).join('/');
+    if (segments(wanted).length >= 2) {
+      const owner = withRepo.find((p) => segments(repoOf(p)).length >= 2 && tail(repoOf(p), 2) === tail(wanted, 2));
+      if (owner) return { note: owner, why: `the project note: its repo field (${String(owner.frontmatter.repo)}) names the same repository` };
+    }
+    const name = tail(wanted, 1);
+    const sameName = name ? withRepo.filter((p) => tail(repoOf(p), 1) === name) : [];
+    if (sameName.length === 1) {
+      return { note: sameName[0], why: `the project note: its repo field (${String(sameName[0].frontmatter.repo)}) has the same repository name "${name}"` };
+    }
+  }
+  return null;
+}
+
+function aliasesOf(note: Note): string[] {
+  const value = note.frontmatter.aliases;
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The project names an agent may pass, for a message when none matched. */
+export function projectNames(notes: readonly Note[]): string[] {
+  return notes.filter((n) => n.lucidType === 'project').map((n) => String(n.frontmatter.name ?? basenameOf(n.path)));
+}
+
+function timeOf(value: unknown): number {
+  if (typeof value !== 'string') return Number.NaN;
+  return Date.parse(value);
+}
+
+/** A light stem so that "tests", "testing" and "tested" meet "test". */
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 4 && word.endsWith('es')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+function termsOf(text: string): Set<string> {
+  return new Set(tokenizeQuery(text).filter((t) => t.length > 1).map(stem));
+}
+
+/**
+ * What an agent should read before working on `task`: the project note, its current decisions
+ * (newest first), the last sessions on the same work (the project's, then similar tasks), and the
+ * skills whose trigger shares words with the task, each with why.
+ */
+export async function readFirst(
+  vault: Vault,
+  input: { task: string; project: ProjectMatch | null; excludeSession?: string },
+): Promise<ReadFirstItem[]> {
+  const { notes, resolver } = await vault.linkGraph();
+  const items: ReadFirstItem[] = [];
+  const item = (note: Note, why: string): ReadFirstItem => ({ path: note.path, title: note.title, type: note.type, why });
+  const project = input.project?.note ?? null;
+  const projectName = project ? String(project.frontmatter.name ?? project.title) : null;
+  if (project && input.project) items.push(item(project, input.project.why));
+
+  if (project) {
+    const decisions = notes
+      .filter((n) => n.lucidType === 'decision' && resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path)
+      .filter((n) => n.frontmatter.status !== 'superseded')
+      .sort((a, b) => String(b.frontmatter.date ?? '').localeCompare(String(a.frontmatter.date ?? '')) || a.path.localeCompare(b.path));
+    for (const d of decisions.slice(0, 10)) {
+      items.push(item(d, `a current decision of ${projectName} (${String(d.frontmatter.status)}, ${String(d.frontmatter.date)})`));
+    }
+  }
+
+  const sessions = notes.filter((n) => n.lucidType === 'session' && basenameOf(n.path) !== input.excludeSession);
+  const byEnd = (a: Note, b: Note) => (timeOf(b.frontmatter.ended) || 0) - (timeOf(a.frontmatter.ended) || 0);
+  const chosen = new Set<string>();
+  if (project) {
+    for (const s of sessions.filter((n) => resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path).sort(byEnd).slice(0, 3)) {
+      chosen.add(s.path);
+      items.push(item(s, `the last work on ${projectName}: ${sessionLine(s)}`));
+    }
+  }
+  if (chosen.size < 4) {
+    const hits = await vault.search(input.task, { type: 'session', limit: 8 });
+    const taskTerms = termsOf(input.task);
+    for (const hit of hits) {
+      if (chosen.size >= 4 || chosen.has(hit.path)) continue;
+      const s = sessions.find((n) => n.path === hit.path);
+      if (!s) continue;
+      const shared = [...termsOf(String(s.frontmatter.task ?? ''))].filter((t) => taskTerms.has(t));
+      if (shared.length === 0) continue;
+      chosen.add(s.path);
+      items.push(item(s, `earlier work on a similar task ("${String(s.frontmatter.task)}"): ${sessionLine(s)}`));
+    }
+  }
+
+  const taskTerms = termsOf(input.task);
+  const skills = notes
+    .filter((n) => n.lucidType === 'skill' && n.frontmatter.status !== 'archived' && !n.path.startsWith(`${vault.layout.skillsArchive}/`))
+    .map((n) => {
+      const trigger = String(n.frontmatter.trigger ?? '');
+      const shared = [...termsOf(`${trigger} ${String(n.frontmatter.name ?? '').replace(/-/g, ' ')}`)].filter((t) => taskTerms.has(t));
+      return { n, trigger, shared, score: shared.length / Math.max(1, termsOf(trigger).size) };
+    })
+    .filter((s) => s.shared.length > 0)
+    .sort((a, b) => b.shared.length - a.shared.length || b.score - a.score || a.n.path.localeCompare(b.n.path));
+  for (const s of skills.slice(0, 5)) {
+    items.push(item(s.n, `a skill whose trigger fits the task ("${s.trigger}"; shared: ${s.shared.join(', ')}), version ${String(s.n.frontmatter.version)}`));
+  }
+  return items;
+}
+
+function sessionLine(s: Note): string {
+  const ended = typeof s.frontmatter.ended === 'string' ? s.frontmatter.ended.slice(0, 10) : 'not ended';
+  return `agent ${String(s.frontmatter.agent)}, ended ${ended}, outcome ${String(s.frontmatter.outcome)}`;
+}
+
+/**
+ * What people changed since `slug`'s previous session ended (the commit index, not a walk of the
+ * history): notes they edited, inbox proposals they rejected with their reasons, and edits they
+ * reverted. With no previous session, the last 14 days.
+ */
+export async function sinceLastSession(vault: Vault, input: { slug: string; now: Date; excludeSession?: string }): Promise<SinceLastSession> {
+  const actor = `agent:${input.slug}`;
+  const notes = await vault.listNotes();
+  let previous: Note | null = null;
+  for (const n of notes) {
+    if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
+    if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
+  }
+  const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
+  const sinceMs = Number.isFinite(previousEnd) ? previousEnd : input.now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000;
+  const out: SinceLastSession = {
+    since: Number.isFinite(previousEnd) ? formatTime(new Date(previousEnd)) : null,
+    previous_session: previous?.path ?? null,
+    edited: [],
+    rejected: [],
+    reverted: [],
+  };
+  const commits = await vault.log({ since: Math.floor(sinceMs / 1000), limit: 500 });
+  const index = await vault.commits();
+  const isLucidFile = (p: string) =>
+    p === vault.layout.changelog || p.startsWith(`${vault.layout.changelogArchive}/`) || p.endsWith('/.gitkeep') || p === '.gitkeep';
+  const seen = new Set<string>();
+  const wroteBefore = new Map<string, boolean>();
+  const yoursFor = async (path: string) => {
+    if (!wroteBefore.has(path)) wroteBefore.set(path, (await vault.history(path, 100)).some((c) => c.actor === actor));
+    return wroteBefore.get(path) ?? false;
+  };
+  for (const c of commits) {
+    const person = c.actor ? (c.actor.startsWith('human:') ? c.actor : null) : `human:${c.author}`;
+    if (!person) continue;
+    const at = formatTime(new Date(c.time * 1000));
+    const reason = c.reason.split('\n')[0] ?? '';
+    const paths = c.paths.map((p) => p.path).filter((p) => !isLucidFile(p));
+    if (c.op === 'reject') {
+      for (const path of paths.filter((p) => p.startsWith(`${vault.layout.inbox}/`))) {
+        if (out.rejected.length >= MAX_LISTED) break;
+        const before = await showFile(vault.repo, `${c.sha}^`, path);
+        const parsed = before ? parseFrontmatter(before) : null;
+        const data = parsed?.ok ? parsed.data : {};
+        const proposedBy = typeof data.proposed_by === 'string' ? data.proposed_by : null;
+        out.rejected.push({
+          inbox_path: path,
+          target: typeof data.target === 'string' ? data.target : null,
+          action: typeof data.action === 'string' ? data.action : null,
+          proposed_by: proposedBy,
+          by: person,
+          at,
+          reason,
+          yours: proposedBy === actor,
+        });
+      }
+      continue;
+    }
+    if (c.op === 'revert') {
+      if (out.reverted.length >= MAX_LISTED) continue;
+      const revertedEdit = c.trailers['Lucid-Reverts'] ?? null;
+      const original = revertedEdit ? index.byEdit(revertedEdit) : c.trailers['Lucid-Reverts-Commit'] ? index.bySha(c.trailers['Lucid-Reverts-Commit']) : null;
+      out.reverted.push({
+        path: paths[0] ?? c.subject.replace(/^\S+\s+/, ''),
+        by: person,
+        at,
+        reason,
+        reverted_edit: revertedEdit ?? c.trailers['Lucid-Reverts-Commit'] ?? null,
+        reverted_actor: original?.actor ?? null,
+        yours: original?.actor === actor,
+      });
+      continue;
+    }
+    for (const path of paths) {
+      if (path.startsWith(`${vault.layout.inbox}/`) || seen.has(path) || out.edited.length >= MAX_LISTED) continue;
+      seen.add(path);
+      out.edited.push({ path, by: person, op: c.op ?? 'commit', at, reason, yours: await yoursFor(path) });
+    }
+  }
+  return out;
+}
+
+/** A readable date for messages. */
+export function dayOf(iso: string | null): string {
+  if (!iso) return '';
+  const time = Date.parse(iso);
+  return Number.isFinite(time) ? formatDate(new Date(time)) : iso;
+}
+
+/** Normalizes a note path an agent gave, adding `.md` when it names a note without it. */
+export function notePathFromInput(value: string): string {
+  const path = normalizeVaultPath(value.replace(/^\[\[|\]\]$/g, ''));
+  return path.toLowerCase().endsWith('.md') ? path : `${path}.md`;
+}

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+/** The demo vault the e2e webServer made, read with raw git and files (never through Lucid). */
+export function e2eVault() {
+  const root = process.env.E2E_VAULT;
+  if (!root || !existsSync(root)) throw new Error('E2E_VAULT is not set or missing: run the browser tests through `npm test` or `npx playwright test`.');
+  const git = (args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  const files = (dir = ''): string[] => {
+    const out: string[] = [];
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) out.push(...files(rel));
+      else out.push(rel);
+    }
+    return out;
+  };
+  return {
+    root,
+    git,
+    files,
+    read: (rel: string) => readFileSync(path.join(root, rel), 'utf8'),
+    write: (rel: string, text: string) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    },
+    /** sha256 of every file, HEAD and `git status`: "vault unchanged" means all three are equal. */
+    snapshot: () => {
+      const hashes = files()
+        .sort()
+        .map((f) => `${f}:${createHash('sha256').update(readFileSync(path.join(root, f))).digest('hex')}`)
+        .join('\n');
+      return { hashes, head: git(['rev-parse', 'HEAD']).trim(), status: git(['status', '--porcelain']) };
+    },
+  };
+}
+
+/** The port and token the webServer was started with. */
+export function e2eServer() {
+  return { port: Number(process.env.E2E_PORT), token: process.env.E2E_TOKEN ?? '' };
+}
+
+/** A raw HTTP request to the test server with any headers (a browser cannot forge Host or Origin). */
+export function rawRequest(options: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+  const { port } = e2eServer();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path ?? '/', headers: options.headers, setHost: !(options.headers && 'Host' in options.headers) },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    if (options.body) req.write(options.body);
+    req.end();
+  });
+}
+
+/** Every server action id of the production build (the server-reference manifest). */
+export function serverActionIds(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join('.next', 'server', 'server-reference-manifest.json'), 'utf8')) as { node?: Record<string, unknown> };
+  return Object.keys(manifest.node ?? {});
+}
