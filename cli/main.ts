@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatDate, initVault, inspectLock, type Vault } from '../lib/vault/index';
+import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
 import { generateDemoVault } from '../lib/vault/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
@@ -186,6 +187,7 @@ export const commands: Record<string, Command> = {
 };
 
 Object.assign(commands, dashboardCommands);
+Object.assign(commands, agentCommands);
 
 async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: boolean; detail: string }[]> {
   const { gitConfig, assertWritableRepo } = await import('../lib/vault/git');

@@ -15,3 +15,8 @@ export { initVault, planLayout, type InitReport } from './init';
 export { memoryProtocol } from './protocol';
 export { inspectLock } from './lock';
 export { summarizeVault, type VaultSummary } from './stats';
+export * from './note-formats';
+export * from './secrets';
+export * from './sessions';
+export * from './session-context';
+export * from './agent-ops';

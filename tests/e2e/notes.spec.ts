@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { e2eVault } from '../support/e2e-vault';
 import { NotePage } from '../support/pages/note-page';
 
 test('follows a wikilink and a markdown link from one note to the next', async ({ page }) => {
@@ -27,6 +29,19 @@ test('opens notes whose names have spaces, emoji, %, a dash and non-Latin letter
   await note.open('Notes/Team handbook.md');
   await note.body.getByRole('link', { name: 'incident review' }).click();
   await expect(note.title).toHaveText('Incident review – 40% of invoices late');
+});
+
+test('a note whose name has # and accents opens, and links to it resolve', async ({ page }) => {
+  const vault = e2eVault();
+  const id = randomBytes(3).toString('hex');
+  vault.write(`Notes/Résumé tips #1 ${id}.md`, `# Tips\n\nSee [[Team handbook]].\n`);
+  vault.write(`Notes/Index ${id}.md`, `A wikilink would stop at the #, so this one is a markdown link: read [the tips](R%C3%A9sum%C3%A9%20tips%20%231%20${id}.md).\n`);
+  const note = new NotePage(page);
+  await note.open(`Notes/Index ${id}.md`);
+  await note.body.getByRole('link', { name: 'the tips' }).click();
+  await expect(note.title).toHaveText(`Résumé tips #1 ${id}`);
+  await note.body.getByRole('link', { name: 'Team handbook' }).click();
+  await expect(note.title).toHaveText('Team handbook');
 });
 
 test('renders callouts and embeds, hides %%comments%%, and offers Open in Obsidian', async ({ page }) => {

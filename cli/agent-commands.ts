@@ -1,0 +1,331 @@
+import { readFileSync } from 'node:fs';
+import nodePath from 'node:path';
+import {
+  endSession,
+  listOpenSessions,
+  moltSkill,
+  proposeToInbox,
+  recordDecision,
+  startSession,
+  writeNote,
+  type SessionOwner,
+} from '../lib/vault/index';
+import { PACKAGE_ROOT } from './serve';
+import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+const vaultOption = { vault: { type: 'string' as const, short: 'v' } };
+const jsonOption = { json: { type: 'boolean' as const } };
+const sessionOption = { session: { type: 'string' as const, short: 's' } };
+const reasonOption = { reason: { type: 'string' as const, short: 'r' } };
+const contentOptions = { content: { type: 'string' as const, short: 'c' }, file: { type: 'string' as const, short: 'f' } };
+
+/** The clients `lucid mcp --print-config` knows. */
+export const MCP_CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode'] as const;
+type McpClient = (typeof MCP_CLIENTS)[number];
+
+const OWNER: SessionOwner = { kind: 'cli', pid: process.pid };
+
+function text(values: Values, name: string, required: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(required);
+  return value;
+}
+
+function optional(values: Values, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function list(values: Values, name: string): string[] {
+  const value = values[name];
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `--content TEXT`, or `--file PATH` (`-` reads stdin). */
+async function content(io: Io, values: Values, required: boolean): Promise<string | undefined> {
+  const given = optional(values, 'content');
+  const file = optional(values, 'file');
+  if (given !== undefined && file !== undefined) throw new UsageError('give --content or --file, not both');
+  if (file === '-') return readStdin();
+  if (file !== undefined) {
+    try {
+      return readFileSync(nodePath.resolve(io.cwd, file), 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (given === undefined && required) throw new UsageError('the text is required: --content TEXT, or --file PATH (- reads stdin)');
+  return typeof values.content === 'string' ? values.content : undefined;
+}
+
+/** `--field key=value`: the value as JSON when it parses (numbers, true, null, lists), else as text. */
+function parseFields(pairs: string[]): Record<string, unknown> | undefined {
+  if (pairs.length === 0) return undefined;
+  const fields: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--field needs key=value, not "${pair}"`);
+    const raw = pair.slice(at + 1);
+    let value: unknown = raw;
+    if (/^(-?\d+(\.\d+)?|true|false|null|\[.*\])$/s.test(raw.trim())) {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        value = raw;
+      }
+    }
+    fields[pair.slice(0, at).trim()] = value;
+  }
+  return fields;
+}
+
+/** Prints a write's result; a write routed to the inbox (conflict, secret) exits 1 with its message. */
+function finish(io: Io, values: Values, result: { status: string; message: string }): number {
+  const ok = result.status === 'written' || result.status === 'proposed';
+  if (values.json) printJson(io, result);
+  else if (ok) io.out(result.message);
+  if (!ok) io.err(`lucid: ${result.message}`);
+  return ok ? 0 : 1;
+}
+
+/** The configuration a client needs to start `lucid mcp` on this vault, with absolute paths. */
+export function mcpClientConfig(client: McpClient, vaultRoot: string, nodePath_ = process.execPath): { config: unknown; hint: string } {
+  const bin = nodePath.join(PACKAGE_ROOT, 'bin', 'lucid');
+  const args = [bin, 'mcp', '--vault', vaultRoot];
+  const server = { command: nodePath_, args };
+  switch (client) {
+    case 'claude-code':
+      return {
+        config: { mcpServers: { lucid: { type: 'stdio', ...server, env: {} } } },
+        hint: `Save this as .mcp.json at the root of your code repository, or run:\n  claude mcp add lucid -- ${[nodePath_, ...args].map(quote).join(' ')}`,
+      };
+    case 'claude-desktop':
+      return {
+        config: { mcpServers: { lucid: server } },
+        hint: 'Merge this into claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\), then restart Claude Desktop.',
+      };
+    case 'cursor':
+      return {
+        config: { mcpServers: { lucid: server } },
+        hint: 'Save this as .cursor/mcp.json in your project (or merge it into ~/.cursor/mcp.json for every project).',
+      };
+    case 'vscode':
+      return {
+        config: { servers: { lucid: { type: 'stdio', ...server } } },
+        hint: 'Save this as .vscode/mcp.json in your workspace (or add it with the "MCP: Add Server" command).',
+      };
+  }
+}
+
+function quote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The memory protocol's commands: the MCP server, and the same operations as CLI verbs. */
+export const agentCommands = {
+  mcp: {
+    summary: 'Run the MCP server for agents on stdio (or print a client configuration)',
+    usage:
+      `lucid mcp [--vault DIR]\nlucid mcp --print-config ${MCP_CLIENTS.join('|')} [--vault DIR]\n\n` +
+      '  Serves the memory protocol (start_session, search_notes, read_note, write_note, propose_to_inbox,\n' +
+      '  record_decision, molt_skill, end_session) over stdio; logs go to stderr. When the client goes\n' +
+      '  away without end_session, its open sessions are ended as abandoned.\n' +
+      '  --print-config  prints ready configuration (absolute paths) for the client on stdout, and where\n' +
+      '                  to put it on stderr.',
+    options: { ...vaultOption, 'print-config': { type: 'string' as const } },
+    async run(io: Io, values: Values) {
+      const client = optional(values, 'print-config');
+      if (client !== undefined) {
+        if (!(MCP_CLIENTS as readonly string[]).includes(client)) throw new UsageError(`--print-config takes ${MCP_CLIENTS.join(', ')}; not "${client}"`);
+        const vault = await openCliVault(io, values.vault as string | undefined);
+        const root = vault.root;
+        vault.close();
+        const { config, hint } = mcpClientConfig(client as McpClient, root);
+        printJson(io, config);
+        io.err(hint);
+        return 0;
+      }
+      const { runStdioServer } = await import('../mcp/server');
+      await runStdioServer({ vaultRoot: vaultDir(io, values.vault as string | undefined), env: io.env, fallbackUser: fallbackUser(io.env) });
+      return 0;
+    },
+  },
+  session: {
+    summary: 'Start, end or list agent sessions (what start_session and end_session do)',
+    usage:
+      'lucid session start --agent NAME --task TEXT [--project P] [--repo R] [--vault DIR] [--json]\n' +
+      'lucid session end SESSION --summary TEXT [--outcome done|partial|abandoned] [--next STEP]... [--vault DIR] [--json]\n' +
+      'lucid session list [--vault DIR] [--json]',
+    options: {
+      ...vaultOption,
+      ...jsonOption,
+      agent: { type: 'string' as const },
+      task: { type: 'string' as const },
+      project: { type: 'string' as const },
+      repo: { type: 'string' as const },
+      summary: { type: 'string' as const },
+      outcome: { type: 'string' as const },
+      next: { type: 'string' as const, multiple: true },
+    },
+    async run(io: Io, values: Values, positionals: string[]) {
+      const [action, ...rest] = positionals;
+      if (action !== 'start' && action !== 'end' && action !== 'list') throw new UsageError('session takes start, end or list, e.g. lucid session start --agent claude-code --task "…"');
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        if (action === 'list') {
+          const open = listOpenSessions(vault).map((s) => ({ session: s.id, agent: s.actor, task: s.task, started: s.started, owner: s.owner }));
+          if (values.json) printJson(io, open);
+          else if (open.length === 0) io.out('No open sessions.');
+          else for (const s of open) io.out(`${s.session}  ${s.agent}  ${s.task}`);
+          return 0;
+        }
+        if (action === 'start') {
+          const result = await startSession(vault, {
+            agent: text(values, 'agent', 'session start needs --agent NAME'),
+            task: text(values, 'task', 'session start needs --task TEXT'),
+            project: optional(values, 'project'),
+            repo: optional(values, 'repo'),
+            owner: OWNER,
+          });
+          if (values.json) printJson(io, result);
+          else io.out((await import('../mcp/tools')).renderStart(result));
+          return 0;
+        }
+        if (rest.length !== 1) throw new UsageError('session end needs the session id, e.g. lucid session end 20261130-140112-claude-code-k3tq --summary "…"');
+        const outcome = optional(values, 'outcome');
+        if (outcome !== undefined && !['done', 'partial', 'abandoned'].includes(outcome)) throw new UsageError('--outcome is done, partial or abandoned');
+        const result = await endSession(vault, {
+          session: rest[0],
+          summary: text(values, 'summary', 'session end needs --summary TEXT'),
+          outcome: outcome as 'done' | 'partial' | 'abandoned' | undefined,
+          next_steps: list(values, 'next'),
+        });
+        if (values.json) printJson(io, result);
+        else io.out(result.message);
+        return 0;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  write: {
+    summary: 'Write a note as an agent session (create, replace, append, set_fields)',
+    usage:
+      'lucid write PATH --session ID --mode create|replace|append|set_fields (--content TEXT | --file F|-) [--field KEY=VALUE]... [--expected-hash H] --reason TEXT [--vault DIR] [--json]\n\n' +
+      '  One commit and one changelog line. A stale --expected-hash, or content that looks like a secret,\n' +
+      '  sends the version to the inbox instead (exit 1, the inbox path on stderr).',
+    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, mode: { type: 'string' as const, short: 'm' }, field: { type: 'string' as const, multiple: true }, 'expected-hash': { type: 'string' as const } },
+    async run(io: Io, values: Values, positionals: string[]) {
+      if (positionals.length !== 1) throw new UsageError('write needs one note path, e.g. lucid write projects/atlas.md --session … --mode append --content "…" --reason "…"');
+      const mode = text(values, 'mode', 'write needs --mode create, replace, append or set_fields');
+      if (!['create', 'replace', 'append', 'set_fields'].includes(mode)) throw new UsageError('--mode is create, replace, append or set_fields');
+      const body = await content(io, values, mode !== 'set_fields');
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const result = await writeNote(vault, {
+          session: text(values, 'session', 'write needs --session ID (from lucid session start)'),
+          path: positionals[0],
+          mode: mode as 'create' | 'replace' | 'append' | 'set_fields',
+          content: body,
+          fields: parseFields(list(values, 'field')),
+          expected_hash: optional(values, 'expected-hash'),
+          reason: text(values, 'reason', 'write needs --reason TEXT'),
+        });
+        return finish(io, values, result);
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  propose: {
+    summary: 'Send a proposed change to the inbox, for a person to accept or reject',
+    usage: 'lucid propose TARGET --session ID --action create|update|append|delete (--content TEXT | --file F|-) --reason TEXT [--confidence 0..1] [--vault DIR] [--json]',
+    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, action: { type: 'string' as const, short: 'a' }, confidence: { type: 'string' as const } },
+    async run(io: Io, values: Values, positionals: string[]) {
+      if (positionals.length !== 1) throw new UsageError('propose needs one target path, e.g. lucid propose projects/atlas.md --action update …');
+      const action = text(values, 'action', 'propose needs --action create, update, append or delete');
+      if (!['create', 'update', 'append', 'delete'].includes(action)) throw new UsageError('--action is create, update, append or delete');
+      const confidenceText = optional(values, 'confidence');
+      const confidence = confidenceText === undefined ? undefined : Number(confidenceText);
+      if (confidence !== undefined && !(confidence >= 0 && confidence <= 1)) throw new UsageError('--confidence is a number from 0 to 1');
+      const body = (await content(io, values, action !== 'delete')) ?? '';
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const result = await proposeToInbox(vault, {
+          session: text(values, 'session', 'propose needs --session ID (from lucid session start)'),
+          target: positionals[0],
+          action: action as 'create' | 'update' | 'append' | 'delete',
+          content: body,
+          reason: text(values, 'reason', 'propose needs --reason TEXT'),
+          confidence,
+        });
+        if (values.json) printJson(io, result);
+        else io.out(result.message);
+        return 0;
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  decide: {
+    summary: 'Record a decision of a project (and supersede the one it replaces)',
+    usage: 'lucid decide --session ID --project P --title TEXT --decision TEXT --rationale TEXT [--replaces PATH] [--vault DIR] [--json]',
+    options: {
+      ...vaultOption,
+      ...jsonOption,
+      ...sessionOption,
+      project: { type: 'string' as const },
+      title: { type: 'string' as const },
+      decision: { type: 'string' as const },
+      rationale: { type: 'string' as const },
+      replaces: { type: 'string' as const },
+    },
+    async run(io: Io, values: Values) {
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const result = await recordDecision(vault, {
+          session: text(values, 'session', 'decide needs --session ID (from lucid session start)'),
+          project: text(values, 'project', 'decide needs --project NAME'),
+          title: text(values, 'title', 'decide needs --title TEXT'),
+          decision: text(values, 'decision', 'decide needs --decision TEXT'),
+          rationale: text(values, 'rationale', 'decide needs --rationale TEXT'),
+          replaces: optional(values, 'replaces'),
+        });
+        return finish(io, values, result);
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  molt: {
+    summary: 'Create a skill (version 1) or molt it (version + 1), as one reviewable commit',
+    usage: 'lucid molt NAME --session ID (--content TEXT | --file F|-) [--trigger TEXT] --reason TEXT [--vault DIR] [--json]',
+    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, trigger: { type: 'string' as const, short: 't' } },
+    async run(io: Io, values: Values, positionals: string[]) {
+      if (positionals.length !== 1) throw new UsageError('molt needs the skill name, e.g. lucid molt triage-flaky-tests --session … --file skill.md --reason "…"');
+      const body = (await content(io, values, true)) ?? '';
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const result = await moltSkill(vault, {
+          session: text(values, 'session', 'molt needs --session ID (from lucid session start)'),
+          name: positionals[0],
+          content: body,
+          trigger: optional(values, 'trigger'),
+          reason: text(values, 'reason', 'molt needs --reason TEXT'),
+        });
+        return finish(io, values, result);
+      } finally {
+        vault.close();
+      }
+    },
+  },
+};

@@ -1,0 +1,76 @@
+import os from 'node:os';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { abandonSessions, listOpenSessions, openVault, type SessionOwner } from '../lib/vault/index';
+import { buildServer } from './tools';
+
+/** How to run the stdio server. */
+export interface StdioServerOptions {
+  vaultRoot: string;
+  env: Record<string, string | undefined>;
+  fallbackUser?: string;
+  version?: string;
+}
+
+// stdout is the protocol channel: everything else goes to stderr.
+const log = (message: string) => process.stderr.write(`lucid mcp: ${message}\n`);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Serves the vault over stdio until the client goes away (stdin ends or the transport closes) or
+ * the process is asked to stop (SIGTERM, SIGINT, SIGHUP); then ends this server's open sessions as
+ * abandoned and resolves. Sessions left open by an MCP server on this machine that no longer runs
+ * are ended as abandoned at start.
+ */
+export async function runStdioServer(options: StdioServerOptions): Promise<void> {
+  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser });
+  const owner: SessionOwner = { kind: 'mcp', pid: process.pid, host: os.hostname() };
+  const orphans = listOpenSessions(vault).filter(
+    (s) => s.owner.kind === 'mcp' && s.owner.host === owner.host && typeof s.owner.pid === 'number' && s.owner.pid !== process.pid && !isAlive(s.owner.pid),
+  );
+  if (orphans.length > 0) {
+    const ended = await abandonSessions(vault, orphans.map((s) => s.id), 'The MCP server that held it stopped without ending it.');
+    log(`ended ${ended.length} session(s) left open by a stopped server: ${ended.join(', ')}`);
+  }
+
+  const lucid = buildServer(vault, { owner, log, version: options.version });
+  const transport = new StdioServerTransport();
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
+  });
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}; stopping`);
+    void lucid
+      .abandonOpenSessions()
+      .finally(async () => {
+        await lucid.server.close().catch(() => undefined);
+        vault.close();
+        resolveDone();
+      });
+  };
+  process.stdin.on('end', () => stop('the client closed stdin'));
+  process.stdin.on('close', () => stop('stdin closed'));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop(`received ${signal}`));
+  const onclose = lucid.server.server.onclose;
+  lucid.server.server.onclose = () => {
+    onclose?.();
+    stop('the transport closed');
+  };
+
+  await lucid.server.connect(transport);
+  log(`serving ${vault.root} on stdio (pid ${process.pid})`);
+  await done;
+  // Whatever still holds the event loop (a stray timer, a half-closed pipe) must not keep a stopped server alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
+}

@@ -1,0 +1,134 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { buildServer, type LucidMcpServer } from '../../mcp/tools';
+import type { Vault } from '../../lib/vault/vault';
+import type { TempVault } from './temp-vault';
+
+/** A vault with a project, decisions, a skill, an earlier session and a person's note. */
+export const MCP_VAULT_FILES: Record<string, string> = {
+  'projects/atlas.md': `---
+type: project
+name: Atlas
+status: active
+repo: https://github.com/example-team/atlas
+---
+
+# Atlas
+
+The billing service.
+`,
+  'decisions/atlas-use-postgres.md': `---
+type: decision
+date: 2026-11-01
+project: "[[projects/atlas]]"
+status: accepted
+---
+
+# Use Postgres for the ledger
+`,
+  'decisions/atlas-use-mysql.md': `---
+type: decision
+date: 2026-10-01
+project: "[[projects/atlas]]"
+status: superseded
+superseded_by: "[[decisions/atlas-use-postgres]]"
+---
+
+# Use MySQL
+`,
+  'skills/triage-flaky-tests.md': `---
+type: skill
+name: triage-flaky-tests
+version: 2
+trigger: a test passes and fails on the same code (flaky tests)
+last_updated: 2026-11-01
+---
+
+1. Run the test 20 times.
+`,
+  'skills/write-release-notes.md': `---
+type: skill
+name: write-release-notes
+version: 1
+trigger: before a release is tagged
+last_updated: 2026-11-01
+---
+
+Collect the changes.
+`,
+  'sessions/20261110-090000-cursor-abcd.md': `---
+type: session
+agent: cursor
+task: Fix the flaky invoice test
+started: 2026-11-10T09:00:00+00:00
+ended: 2026-11-10T09:30:00+00:00
+outcome: done
+project: "[[projects/atlas]]"
+---
+
+# Fix the flaky invoice test
+`,
+  'notes/handbook.md': '# Handbook\n\nHow we work. See [[projects/atlas]].\n',
+};
+
+/** A connected in-memory client and the server it talks to. */
+export interface McpPair {
+  client: Client;
+  lucid: LucidMcpServer;
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** Builds the server over `vault`, links a real SDK client to it in memory, and connects both. */
+export async function connectInMemory(vault: Vault): Promise<McpPair> {
+  const lucid = buildServer(vault, { owner: { kind: 'library' } });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'lucid-test', version: '0.0.0' });
+  await Promise.all([lucid.server.connect(serverTransport), client.connect(clientTransport)]);
+  return {
+    client,
+    lucid,
+    call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: () => client.close(),
+  };
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first && first.type === 'text' ? first.text : '';
+}
+
+/** The structured content of a result that must have succeeded. */
+export function ok<T = Record<string, unknown>>(result: CallToolResult): T {
+  if (result.isError) throw new Error(`tool failed: ${textOf(result)}`);
+  return result.structuredContent as T;
+}
+
+/** A commit's trailers as git itself parses them. */
+export function trailersOf(tv: TempVault, rev = 'HEAD'): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of tv.git(['log', '-1', '--format=%(trailers:only,unfold)', rev]).split('\n')) {
+    const at = line.indexOf(': ');
+    if (at > 0) out[line.slice(0, at)] = line.slice(at + 2);
+  }
+  return out;
+}
+
+/** The files a commit changed, sorted. */
+export function filesOf(tv: TempVault, rev = 'HEAD'): string[] {
+  return tv.git(['show', '--name-only', '--format=', rev, '--']).split('\n').filter(Boolean).sort();
+}
+
+/** Changelog lines (`- ` lines ending in an edit id) in the changelog text. */
+export function changelogLines(tv: TempVault): string[] {
+  if (!tv.exists('changelog.md')) return [];
+  return tv.read('changelog.md').split('\n').filter((l) => /^- .* \^e[a-z2-7]{12}$/.test(l));
+}
+
+/** One property of a note's front matter, read with a regex (not with the library under test). */
+export function fieldOf(text: string, key: string): string | undefined {
+  const front = /^---\n([\s\S]*?)\n---\n/.exec(text)?.[1] ?? '';
+  return new RegExp(`^${key}: (.*)$`, 'm').exec(front)?.[1]?.replace(/^"(.*)"$/, '$1');
+}
