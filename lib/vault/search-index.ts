@@ -323,9 +323,17 @@ export class SearchIndex {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const match = buildMatchExpression(query);
     if (match === null) return [];
+    const { terms, typing } = scanQuery(query);
 
     const where: string[] = ['notes_fts MATCH @match'];
     const params: Record<string, unknown> = { match, limit: clampLimit(options.limit) };
+    // Coordination: notes that contain more of the question's distinct terms come first, then BM25.
+    const matched = terms
+      .map((term, i) => {
+        params[`t${i}`] = typing && i === terms.length - 1 ? `"${term}"*` : `"${term}"`;
+        return `(notes_fts.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @t${i}))`;
+      })
+      .join(' + ');
     if (options.type) {
       where.push('n.type = @type');
       params.type = options.type;
@@ -355,7 +363,7 @@ export class SearchIndex {
         snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title_snippet
       FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
       WHERE ${where.join(' AND ')}
-      ORDER BY bm25(notes_fts, ${BM25_WEIGHTS}), n.path
+      ORDER BY ${terms.length > 1 ? `(${matched}) DESC, ` : ''}bm25(notes_fts, ${BM25_WEIGHTS}), n.path
       LIMIT @limit`;
     const rows = this.statement(sql).all(params) as HitRow[];
     return rows.map((row) => ({

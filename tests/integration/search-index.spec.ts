@@ -560,3 +560,24 @@ describe('SearchIndex schema', () => {
     other.close();
   });
 });
+
+describe('coordination', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lucid-search-coord-'));
+    index = SearchIndex.open(path.join(dir, 'search.sqlite'));
+  });
+  afterEach(() => {
+    index.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ranks a note with every term of the question above one that repeats a single rare term', () => {
+    indexNotes(
+      note('a.md', { body: 'zeppelin zeppelin zeppelin zeppelin' }),
+      note('b.md', { body: 'The zeppelin budget was approved after a long review of the hangar costs and other things.' }),
+      note('c.md', { body: 'budget notes' }),
+    );
+    expect(paths('zeppelin budget')[0]).toBe('b.md');
+  });
+});
