@@ -39,7 +39,8 @@ export interface LinkResolver {
 
 type Range = readonly [start: number, end: number];
 
-interface WikiMatch {
+/** One `[[...]]` or `![[...]]` found in a run of text, with its offsets. */
+export interface WikiMatch {
   start: number;
   end: number;
   embed: boolean;
@@ -192,9 +193,10 @@ function markdownToParsed(node: MdNode, raw: string, line: number): ParsedLink |
 
 /**
  * Wikilinks in `text` outside the sorted, non-overlapping `hidden` ranges. A link never crosses into a hidden
- * range and never spans lines; in `[[a [[b]]` and `[[[b]]]` the link is `[[b]]`.
+ * range and never spans lines; in `[[a [[b]]` and `[[[b]]]` the link is `[[b]]`; an empty `[[]]` is text; a `\`
+ * before the `|` of a table alias is dropped. The renderer scans text nodes with the same function.
  */
-function findWikilinks(text: string, hidden: readonly Range[]): WikiMatch[] {
+export function findWikilinks(text: string, hidden: readonly (readonly [number, number])[] = []): WikiMatch[] {
   const matches: WikiMatch[] = [];
   let hiddenIndex = 0;
   let from = 0;
