@@ -178,7 +178,7 @@ export function renderStart(result: StartSessionResult): string {
   const lines = [`Session ${result.session} started as ${result.actor}. Pass this id to every write, and call end_session when you are done (it writes ${result.session_note}).`, ''];
   if (result.read_first.length > 0) {
     lines.push('Read these first (read_note):');
-    result.read_first.forEach((item, i) => lines.push(`${i + 1}. ${item.path} (${item.type ?? 'note'}): ${item.why}`));
+    result.read_first.forEach((item, i) => lines.push(`${i + 1}. ${item.path}, "${item.title}" (${item.type ?? 'note'}): ${item.why}`));
   } else {
     lines.push('Nothing to read first matched this task.');
   }

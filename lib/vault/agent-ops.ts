@@ -348,7 +348,8 @@ export async function searchNotes(vault: Vault, input: SearchNotesInput, observe
   }
   const hits = await vault.search(query, { type: input.type || undefined, project: project ?? undefined, limit: input.limit });
   const at = observationTime(vault);
-  for (const id of observeIn) observeSession(vault, id, { kind: 'search', query: oneLine(query, 200), at });
+  const recorded = maskSecrets(oneLine(query, 200)).text;
+  for (const id of observeIn) observeSession(vault, id, { kind: 'search', query: recorded, at });
   return { query, project, results: hits.map((h) => ({ path: h.path, title: h.title, type: h.type, score: Math.round(h.score * 1000) / 1000, snippet: h.snippet })) };
 }
 

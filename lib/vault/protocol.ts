@@ -23,11 +23,13 @@ to git, so every change can be seen and reverted.
    since, your version goes to the inbox instead of overwriting; read the note again.
    Decisions go through \`record_decision\` (it supersedes the one it replaces).
 4. **Send what you are unsure of to the inbox**: \`propose_to_inbox\` (folder \`${layout.inbox}/\`).
-   A person accepts, edits or rejects it. Never put secrets in notes: they are refused.
+   A person accepts, edits or rejects it. Never put secrets in notes: Lucid never commits them;
+   a write that holds one goes to the inbox with the secret masked.
 5. **Keep your procedures as skills**: \`molt_skill\` creates or improves a note in
    \`${layout.skills}/\`; each change raises its version and is a reviewable commit.
 6. **End**: call \`end_session\` with a summary, the outcome and next steps. It writes your session
-   note to \`${layout.sessions}/\` with what you searched, read and touched.
+   note to \`${layout.sessions}/\` with what you searched, read and touched. A session you leave
+   without ending it is ended for you, as abandoned.
 
 ## Rules
 

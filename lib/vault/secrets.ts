@@ -24,6 +24,8 @@ interface Detector {
   check?: (secret: string, match: RegExpExecArray) => boolean;
   /** Masks the whole block (private keys) instead of the tail. */
   mask?: (match: RegExpExecArray) => string;
+  /** A key-name pattern (`api_key = …`): yields to a known token format found in the same place. */
+  generic?: boolean;
 }
 
 const MASK = '…[masked]';
@@ -85,7 +87,7 @@ const DETECTORS: Detector[] = [
     kind: 'a password in a URL',
     pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s:/@]{6,})@/gi,
     keep: (m) => m[0].length - m[1].length - 1,
-    check: (secret) => !/^\$\{?[A-Z_]+\}?$|^<[^>]*>$|^\*+$|^(password|passwd|secret|changeme|example)$/i.test(secret),
+    check: (_secret, m) => !/^\$\{?[A-Z_]+\}?$|^<[^>]*>$|^\*+$|^(password|passwd|pass|secret|changeme|example|pw)$/i.test(m[1]),
     mask: (m) => `${m[0].slice(0, m[0].length - m[1].length - 1)}${MASK}@`,
   },
   {
@@ -93,8 +95,9 @@ const DETECTORS: Detector[] = [
     pattern:
       /\b((?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|token|password|passwd|pwd))["']?\s*(?:[:=]|=>)\s*["']?([^\s"'`,;]{16,})/gi,
     keep: (m) => m[0].length - m[2].length,
+    generic: true,
   },
-  { kind: 'a bearer token', pattern: /\bAuthorization:\s*Bearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, keep: (m) => m[0].length - m[1].length },
+  { kind: 'a bearer token', pattern: /\bAuthorization:\s*Bearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, keep: (m) => m[0].length - m[1].length, generic: true },
 ];
 
 /**
@@ -102,7 +105,7 @@ const DETECTORS: Detector[] = [
  * key block is reported once). Placeholders (`<your-key>`, `${TOKEN}`, `xxxx…`) are not secrets.
  */
 export function findSecrets(text: string): SecretFinding[] {
-  const found: SecretFinding[] = [];
+  const found: (SecretFinding & { generic: boolean })[] = [];
   for (const detector of DETECTORS) {
     detector.pattern.lastIndex = 0;
     let match: RegExpExecArray | null;
@@ -117,12 +120,14 @@ export function findSecrets(text: string): SecretFinding[] {
       const ok = detector.check ? detector.check(secret, match) : looksRandom(secret);
       if (!ok) continue;
       const masked = detector.mask ? detector.mask(match) : `${match[0].slice(0, keep)}${MASK}`;
-      found.push({ kind: detector.kind, start: match.index, end: match.index + match[0].length, masked });
+      found.push({ kind: detector.kind, start: match.index, end: match.index + match[0].length, masked, generic: Boolean(detector.generic) });
     }
   }
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const specific = found.filter((f) => !f.generic);
+  const kept = found.filter((f) => !f.generic || !specific.some((s) => s.start < f.end && f.start < s.end));
+  kept.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: SecretFinding[] = [];
-  for (const finding of found) {
+  for (const { generic: _generic, ...finding } of kept) {
     const last = merged[merged.length - 1];
     if (last && finding.start < last.end) continue;
     merged.push(finding);

@@ -1,6 +1,7 @@
 import { parseFrontmatter } from './frontmatter';
 import { showFile } from './git';
 import { formatDate, formatTime, slugify } from './ids';
+import type { CommitRecord } from './commit-index';
 import type { LinkResolver } from './links';
 import { basenameOf, normalizeVaultPath } from './paths';
 import { tokenizeQuery } from './search-index';
@@ -67,6 +68,7 @@ export interface ProjectMatch {
 
 const NO_SESSION_WINDOW_DAYS = 14;
 const MAX_LISTED = 20;
+const MAX_SCANNED = 5000;
 
 /** The `[[link]]` in a property value, resolved like Obsidian resolves it from `fromPath`. */
 export function resolveLinkValue(resolver: LinkResolver, value: unknown, fromPath: string): string | null {
@@ -171,7 +173,7 @@ export async function readFirst(
 ): Promise<ReadFirstItem[]> {
   const { notes, resolver } = await vault.linkGraph();
   const items: ReadFirstItem[] = [];
-  const item = (note: Note, why: string): ReadFirstItem => ({ path: note.path, title: note.title, type: note.type, why });
+  const item = (note: Note, why: string): ReadFirstItem => ({ path: note.path, title: displayTitle(note), type: note.type, why });
   const project = input.project?.note ?? null;
   const projectName = project ? String(project.frontmatter.name ?? project.title) : null;
   if (project && input.project) items.push(item(project, input.project.why));
@@ -225,6 +227,16 @@ export async function readFirst(
   return items;
 }
 
+/** A note's title for people: its `title`, its `name`, its first heading, a session's task, else its file name. */
+export function displayTitle(note: Note): string {
+  if (note.title !== basenameOf(note.path)) return note.title;
+  if (typeof note.frontmatter.name === 'string' && note.frontmatter.name.trim()) return note.frontmatter.name.trim();
+  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body ?? '')?.[1];
+  if (heading) return heading;
+  if (typeof note.frontmatter.task === 'string' && note.frontmatter.task.trim()) return note.frontmatter.task.trim();
+  return note.title;
+}
+
 function sessionLine(s: Note): string {
   const ended = typeof s.frontmatter.ended === 'string' ? s.frontmatter.ended.slice(0, 10) : 'not ended';
   return `agent ${String(s.frontmatter.agent)}, ended ${ended}, outcome ${String(s.frontmatter.outcome)}`;
@@ -244,7 +256,6 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
   }
   const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
-  const sinceMs = Number.isFinite(previousEnd) ? previousEnd : input.now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000;
   const out: SinceLastSession = {
     since: Number.isFinite(previousEnd) ? formatTime(new Date(previousEnd)) : null,
     previous_session: previous?.path ?? null,
@@ -252,8 +263,25 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     rejected: [],
     reverted: [],
   };
-  const commits = await vault.log({ since: Math.floor(sinceMs / 1000), limit: 500 });
   const index = await vault.commits();
+  // The commit that wrote the previous session's note marks "since" in the history itself, so a
+  // clock that is off (or a commit dated in the future) cannot hide or repeat a correction.
+  const marker = previous ? index.list({ path: previous.path, session: basenameOf(previous.path), limit: 1 })[0] ?? null : null;
+  let commits: CommitRecord[];
+  if (marker) {
+    commits = [];
+    let before: number | undefined;
+    while (commits.length < MAX_SCANNED) {
+      const page = index.list({ beforeSeq: before, limit: 500 });
+      const newer = page.filter((c) => c.seq > marker.seq);
+      commits.push(...newer);
+      if (newer.length < page.length || page.length < 500) break;
+      before = page[page.length - 1].seq;
+    }
+  } else {
+    const sinceMs = Number.isFinite(previousEnd) ? previousEnd : input.now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000;
+    commits = index.list({ since: Math.floor(sinceMs / 1000), limit: 500 });
+  }
   const isLucidFile = (p: string) =>
     p === vault.layout.changelog || p.startsWith(`${vault.layout.changelogArchive}/`) || p.endsWith('/.gitkeep') || p === '.gitkeep';
   const seen = new Set<string>();

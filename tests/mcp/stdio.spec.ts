@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { changelogLines, fieldOf, filesOf, MCP_VAULT_FILES, trailersOf } from '../support/mcp';
+import { findTempFiles, makeTempVault, type TempVault } from '../support/temp-vault';
+
+const BIN = path.resolve('bin/lucid');
+
+interface Server {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
+}
+
+const vaults: TempVault[] = [];
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.client.close().catch(() => undefined)));
+  for (const tv of vaults.splice(0)) tv.cleanup();
+});
+
+function tempVault(): TempVault {
+  const tv = makeTempVault(MCP_VAULT_FILES);
+  vaults.push(tv);
+  return tv;
+}
+
+/** Starts `./bin/lucid mcp --vault <root>` and connects a real SDK client to it over stdio. */
+async function spawnServer(tv: TempVault): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: BIN,
+    args: ['mcp', '--vault', tv.root],
+    env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person' },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'lucid-stdio-test', version: '0.0.0' });
+  await client.connect(transport);
+  const server: Server = {
+    client,
+    transport,
+    stderr: () => stderr,
+    call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Record<string, unknown> },
+  };
+  servers.push(server);
+  return server;
+}
+
+function ok(result: CallToolResult & { structuredContent?: Record<string, unknown> }): Record<string, unknown> {
+  if (result.isError) throw new Error(`tool failed: ${result.content[0]?.type === 'text' ? result.content[0].text : ''}`);
+  return result.structuredContent ?? {};
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('lucid mcp over stdio', () => {
+  it('serves a whole session: every write one commit with trailers and one changelog line, the session note at the end', async () => {
+    const tv = tempVault();
+    const server = await spawnServer(tv);
+    const pid = server.transport.pid;
+    expect(server.client.getInstructions()).toContain('start_session');
+    const { tools } = await server.client.listTools();
+    expect(tools).toHaveLength(8);
+
+    const started = ok(await server.call('start_session', { agent: 'claude-code', task: 'Fix the flaky webhook tests', repo: 'https://github.com/example-team/atlas' }));
+    const session = started.session as string;
+    expect(started.project).toBe('projects/atlas.md');
+    ok(await server.call('search_notes', { query: 'postgres ledger' }));
+    const read = ok(await server.call('read_note', { path: 'notes/handbook.md' }));
+
+    const before = tv.commitCount();
+    const writes: [string, Record<string, unknown>, string][] = [
+      ['write_note', { session, path: 'notes/handbook.md', mode: 'append', content: 'Retry webhooks with backoff.', expected_hash: read.hash, reason: 'retry rule' }, 'append'],
+      ['propose_to_inbox', { session, target: 'projects/atlas.md', action: 'append', content: 'Webhooks retry.', reason: 'maybe', confidence: 0.4 }, 'create'],
+      ['record_decision', { session, project: 'atlas', title: 'Retry webhooks for a day', decision: 'Retry for 24 hours.', rationale: 'Customers go down for hours.' }, 'create'],
+      ['molt_skill', { session, name: 'triage-flaky-tests', content: '1. Run it 50 times.\n', reason: 'more runs' }, 'molt'],
+      ['end_session', { session, summary: 'Wrote the retry rule and its decision.', next_steps: ['Measure retries'] }, 'create'],
+    ];
+    for (const [i, [name, args, op]] of writes.entries()) {
+      ok(await server.call(name, args));
+      expect(tv.commitCount(), name).toBe(before + i + 1);
+      expect(changelogLines(tv), name).toHaveLength(i + 1);
+      const trailers = trailersOf(tv);
+      expect(trailers, name).toMatchObject({ 'Lucid-Actor': 'agent:claude-code', 'Lucid-Op': op, 'Lucid-Session': session });
+      expect(trailers['Lucid-Edit']).toMatch(/^e[a-z2-7]{12}$/);
+      expect(filesOf(tv)).toContain('changelog.md');
+    }
+    const note = tv.read(`sessions/${session}.md`);
+    expect(fieldOf(note, 'outcome')).toBe('done');
+    expect(note).toContain('searched:\n  - postgres ledger\n');
+    expect(note).toContain('read:\n  - notes/handbook.md\n');
+    expect(note).toMatch(/touched:\n {2}- notes\/handbook\.md\n {2}- decisions\/atlas-retry-webhooks-for-a-day\.md\n {2}- skills\/triage-flaky-tests\.md\n/);
+    expect(note).toMatch(/inbox:\n {2}- inbox\/.*-atlas\.md\n/);
+    expect(fieldOf(note, 'first_search')).toMatch(/T/);
+    expect(fieldOf(note, 'first_write')).toMatch(/T/);
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+
+    await server.client.close();
+    await waitFor(() => { try { process.kill(pid!, 0); return false; } catch { return true; } }, 10_000);
+    expect(server.stderr()).toContain('lucid mcp: serving');
+    expect(tv.commitCount()).toBe(before + writes.length);
+  });
+
+  it('ends the session as abandoned, committed, when the client goes away without end_session', async () => {
+    const tv = tempVault();
+    const server = await spawnServer(tv);
+    const session = ok(await server.call('start_session', { agent: 'cursor', task: 'Tidy the handbook' })).session as string;
+    ok(await server.call('search_notes', { query: 'handbook' }));
+    ok(await server.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: 'Half a thought.', reason: 'started tidying' }));
+    const before = tv.commitCount();
+    await server.client.close();
+    const notePath = path.join(tv.root, 'sessions', `${session}.md`);
+    await waitFor(() => fs.existsSync(notePath) && tv.commitCount() === before + 1, 15_000);
+    const note = tv.read(`sessions/${session}.md`);
+    expect(fieldOf(note, 'outcome')).toBe('abandoned');
+    expect(note).toContain('touched:\n  - notes/handbook.md\n');
+    expect(note).toContain('searched:\n  - handbook\n');
+    expect(trailersOf(tv)).toMatchObject({ 'Lucid-Actor': 'agent:cursor', 'Lucid-Op': 'create', 'Lucid-Session': session });
+    expect(filesOf(tv)).toEqual(['changelog.md', `sessions/${session}.md`]);
+    expect(fs.readdirSync(path.join(tv.root, '.lucid', 'sessions'))).toEqual([]);
+    expect(fs.existsSync(path.join(tv.root, '.lucid', 'vault.lock'))).toBe(false);
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('ends its sessions as abandoned on SIGTERM; a killed server\'s sessions are ended by the next server', async () => {
+    const tv = tempVault();
+    const terminated = await spawnServer(tv);
+    const first = ok(await terminated.call('start_session', { agent: 'cursor', task: 'one' })).session as string;
+    process.kill(terminated.transport.pid!, 'SIGTERM');
+    await waitFor(() => tv.exists(`sessions/${first}.md`), 15_000);
+    expect(fieldOf(tv.read(`sessions/${first}.md`), 'outcome')).toBe('abandoned');
+
+    const killed = await spawnServer(tv);
+    const second = ok(await killed.call('start_session', { agent: 'cursor', task: 'two' })).session as string;
+    const pid = killed.transport.pid!;
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => { try { process.kill(pid, 0); return false; } catch { return true; } }, 10_000);
+    expect(tv.exists(`sessions/${second}.md`)).toBe(false);
+    const next = await spawnServer(tv);
+    await next.client.listTools();
+    await waitFor(() => tv.exists(`sessions/${second}.md`), 15_000);
+    const note = tv.read(`sessions/${second}.md`);
+    expect(fieldOf(note, 'outcome')).toBe('abandoned');
+    expect(note).toContain('stopped without ending it');
+    expect(next.stderr()).toContain('left open by a stopped server');
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('four server processes each append 50 unique tokens to overlapping notes from a start barrier: every token exactly once', async () => {
+    const tv = tempVault();
+    const notes = ['notes/log-a.md', 'notes/log-b.md', 'notes/log-c.md'];
+    for (const note of notes) tv.write(note, `# ${note}\n`);
+    tv.git(['add', '-A']);
+    tv.git(['commit', '-q', '-m', 'logs']);
+    const before = tv.commitCount();
+    const workers = ['w1', 'w2', 'w3', 'w4'];
+    const perWorker = 50;
+    const started = Date.now();
+    const connected = await Promise.all(workers.map(() => spawnServer(tv)));
+    const sessions = await Promise.all(connected.map(async (s, i) => ok(await s.call('start_session', { agent: `worker-${i + 1}`, task: 'append tokens' })).session as string));
+    let go!: () => void;
+    const barrier = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const runs = connected.map(async (server, w) => {
+      await barrier;
+      for (let i = 0; i < perWorker; i += 1) {
+        const token = `token-${workers[w]}-${String(i).padStart(3, '0')}`;
+        const result = await server.call('write_note', { session: sessions[w], path: notes[(i + w) % notes.length], mode: 'append', content: token, reason: `append ${token}` });
+        expect(result.isError, `${token}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      }
+      ok(await server.call('end_session', { session: sessions[w], summary: `appended ${perWorker} tokens` }));
+    });
+    go();
+    await Promise.all(runs);
+    const elapsed = Date.now() - started;
+
+    const all = notes.flatMap((note) => tv.read(note).split('\n'));
+    for (const worker of workers) {
+      for (let i = 0; i < perWorker; i += 1) {
+        const token = `token-${worker}-${String(i).padStart(3, '0')}`;
+        expect(all.filter((line) => line === token), token).toHaveLength(1);
+      }
+    }
+    expect(all.filter((line) => line.startsWith('token-'))).toHaveLength(workers.length * perWorker);
+    const total = workers.length * perWorker;
+    expect(tv.commitCount()).toBe(before + total + workers.length);
+    const ops = tv.git(['log', `-${total + workers.length}`, '--format=%(trailers:key=Lucid-Op,valueonly)']).split('\n').filter(Boolean);
+    expect(ops.filter((op) => op === 'append')).toHaveLength(total);
+    expect(changelogLines(tv)).toHaveLength(total + workers.length);
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+    expect(findTempFiles(tv.root)).toEqual([]);
+    expect(fs.existsSync(path.join(tv.root, '.lucid', 'vault.lock'))).toBe(false);
+    process.stderr.write(`4 MCP servers x ${perWorker} appends: ${elapsed} ms\n`);
+  }, 180_000);
+});
