@@ -10,6 +10,9 @@ import { parseFrontmatter } from './frontmatter';
 import { memoryProtocol } from './protocol';
 import { openVault, type FileChange, type OpenVaultOptions } from './vault';
 
+/** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
+export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';
+
 /** Lines `lucid init` makes sure the vault's .gitignore has. */
 export const GITIGNORE_LINES = ['.lucid/', '.lucid-tmp-*', '.obsidian/workspace.json', '.obsidian/workspace-mobile.json', '.trash/'];
 
@@ -208,6 +211,6 @@ async function snapshotExisting(root: string, env: Record<string, string | undef
   if (!(await gitConfig(repo, 'user.name'))) identity.push('-c', `user.name=${fallbackName}`);
   if (!(await gitConfig(repo, 'user.email'))) identity.push('-c', `user.email=${fallbackName.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`);
   const stamp = `${Math.floor(date.getTime() / 1000)} +0000`;
-  await runGitSilent(repo, [...identity, 'commit', '-q', '--no-verify', '-m', 'Snapshot of the vault before Lucid\n\nThe files as they were when `lucid init` made this folder a git repository.'], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
+  await runGitSilent(repo, [...identity, 'commit', '-q', '--no-verify', '-m', `${SNAPSHOT_SUBJECT}\n\nThe files as they were when \`lucid init\` made this folder a git repository.`], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
   return (await runGit(repo, ['rev-parse', 'HEAD'])).trim();
 }

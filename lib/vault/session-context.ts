@@ -1,3 +1,4 @@
+import { SNAPSHOT_SUBJECT } from './init';
 import { parseFrontmatter } from './frontmatter';
 import { showFile } from './git';
 import { formatDate, formatTime, slugify } from './ids';
@@ -291,6 +292,8 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     return wroteBefore.get(path) ?? false;
   };
   for (const c of commits) {
+    // Installing Lucid (and saving the files as they were) is not a person correcting the memory.
+    if (c.op === 'init' || (!c.actor && c.subject === SNAPSHOT_SUBJECT)) continue;
     const person = c.actor ? (c.actor.startsWith('human:') ? c.actor : null) : `human:${c.author}`;
     if (!person) continue;
     const at = formatTime(new Date(c.time * 1000));

@@ -118,6 +118,21 @@ describe('start_session', () => {
     expect(fs.existsSync(path.join(tv.root, '.lucid', 'sessions', `${data.session}.jsonl`))).toBe(true);
   });
 
+  it('does not report installing Lucid as a person\'s correction', async () => {
+    const tv = makeTempVault({ 'notes/a.md': '# A\n' });
+    vaults.push(tv);
+    const { initVault } = await import('../../lib/vault/init');
+    await initVault({ dir: tv.root, env: tv.env, fallbackUser: 'Test Person' });
+    const vault = await tv.open();
+    opened.push(vault);
+    const mcp = await connectInMemory(vault);
+    pairs.push(mcp);
+    const data = ok<{ since_last_session: { edited: { path: string; op: string }[] } }>(await mcp.call('start_session', { agent: 'claude-code', task: 'anything' }));
+    const edited = data.since_last_session.edited;
+    expect(edited.map((e) => e.path)).toEqual(['notes/a.md']);
+    expect(edited.map((e) => e.op)).not.toContain('init');
+  });
+
   it('matches the project by the repo an agent works in, against the projects\' repo field', async () => {
     const { mcp } = await setup();
     const data = ok<{ project: string; read_first: { path: string; why: string }[] }>(
