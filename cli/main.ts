@@ -75,7 +75,7 @@ export const commands: Record<string, Command> = {
           type: values.type as string | undefined,
           project: values.project as string | undefined,
           folder: values.folder as string | undefined,
-          limit: values.limit ? Number(values.limit) : undefined,
+          limit: limitOf(values.limit, 200),
           includeSystem: Boolean(values.all),
         });
         if (values.json) printJson(io, hits);
@@ -127,7 +127,7 @@ export const commands: Record<string, Command> = {
     async run(io, values) {
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const limit = values.limit ? Number(values.limit) : 30;
+        const limit = limitOf(values.limit, 1000) ?? 30;
         const records = values.path
           ? await vault.history(values.path as string, limit)
           : await vault.log({ limit, actor: values.actor as string | undefined, op: values.op as string | undefined });
@@ -188,6 +188,14 @@ export const commands: Record<string, Command> = {
 
 Object.assign(commands, dashboardCommands);
 Object.assign(commands, agentCommands);
+
+/** `--limit N`: a whole number from 1 to `max`, or a usage error. */
+function limitOf(value: string | boolean | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--limit must be a whole number from 1 to ${max}.`);
+  return n;
+}
 
 async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: boolean; detail: string }[]> {
   const { gitConfig, assertWritableRepo } = await import('../lib/vault/git');

@@ -108,16 +108,14 @@ export async function serve(io: Io, options: { vaultRoot: string; port?: number;
   };
   const onInt = forward('SIGINT');
   const onTerm = forward('SIGTERM');
-  const onHup = forward('SIGHUP');
+  // SIGHUP is left alone: under nohup it is ignored, and the server must keep running.
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
-  process.on('SIGHUP', onHup);
   const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1))));
   await waitUntilUp(port, child);
   io.out(`Lucid dashboard for ${vault.root}\nOpen: http://127.0.0.1:${port}/?token=${token}\n(Ctrl-C stops it.)`);
   const code = await exited;
   process.off('SIGINT', onInt);
   process.off('SIGTERM', onTerm);
-  process.off('SIGHUP', onHup);
   return code;
 }

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import nodePath from 'node:path';
-import { openVault, VaultError, type Vault } from '../lib/vault/index';
+import { isVaultError, openVault, type Vault } from '../lib/vault/index';
 
 /** A usage mistake: printed with the command's help, exit code 2. */
 export class UsageError extends Error {}
@@ -58,7 +58,7 @@ export function reportError(io: Io, error: unknown): number {
     io.err(`lucid: ${error.message}\nRun \`lucid --help\` for usage.`);
     return 2;
   }
-  if (error instanceof VaultError) {
+  if (isVaultError(error)) {
     io.err(`lucid: ${error.message}`);
     return 1;
   }

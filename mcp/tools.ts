@@ -12,6 +12,7 @@ import {
   recordDecision,
   searchNotes,
   startSession,
+  isVaultError,
   VaultError,
   writeNote,
   type SessionOwner,
@@ -230,7 +231,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
         try {
           return await handler(args);
         } catch (error) {
-          if (error instanceof VaultError) return errorReply(error);
+          if (isVaultError(error)) return errorReply(error);
           log(`${name} failed: ${(error as Error)?.stack ?? String(error)}`);
           return errorReply(new VaultError('io_error', `Lucid could not finish ${name}: ${(error as Error)?.message ?? String(error)}. Nothing was committed by this call; try again.`));
         }

@@ -2,12 +2,12 @@
  * The project's benchmark: generates a large vault (default 20,000 notes) and measures what users
  * wait for. `npm run bench -- [--notes N] [--keep DIR]`. Figures go in docs/performance.md.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { hashBytes, initVault, openVault } from '../lib/vault/index';
+import { initVault, openVault } from '../lib/vault/index';
+import { endSession, searchNotes, startSession } from '../lib/vault/agent-ops';
 
 const { values } = parseArgs({ options: { notes: { type: 'string', default: '20000' }, keep: { type: 'string' } } });
 const count = Number(values.notes);
@@ -78,10 +78,11 @@ async function main(): Promise<void> {
   await time('commit index, first build', () => vault.commits());
   await time('history of one note (indexed)', () => vault.history('area-0/topic-0/note-0.md'));
   await time('backlinks of one note', () => vault.backlinks('area-1/topic-1/note-1.md'));
+  const session = await time('agent start_session (context to read first)', () => startSession(vault, { agent: 'bench', task: 'review the postgres migration budget' }));
+  await time('agent search_notes', () => searchNotes(vault, { query: 'postgres migration budget' }, [session.session]));
+  await time('agent end_session (writes the session note)', () => endSession(vault, { session: session.session, summary: 'benchmark', outcome: 'done' }));
   vault.close();
-  void hashBytes;
   if (!values.keep) rmSync(root, { recursive: true, force: true });
-  void execFileSync;
 }
 
 await main();

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { VaultError } from '@/lib/vault/errors';
+import { isVaultError } from '@/lib/vault/errors';
 import type { ActionResult } from '@/lib/actions/result';
 import { checkCurrentRequest } from './gate';
 
@@ -24,7 +24,7 @@ export function gatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.ou
     try {
       return { ok: true, data: await run(parsed.data) };
     } catch (error) {
-      if (error instanceof VaultError) return { ok: false, code: error.code, message: error.message };
+      if (isVaultError(error)) return { ok: false, code: error.code, message: error.message };
       throw error;
     }
   };

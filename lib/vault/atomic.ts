@@ -1,12 +1,12 @@
 import nodePath from 'node:path';
-import { VaultError } from './errors';
+import { isVaultError, VaultError } from './errors';
 import type { VaultFs } from './fs';
 import type { IdSource } from './ids';
 import { TEMP_PREFIX } from './paths';
 
 /** Turns a file-system error into a sentence a person can act on. */
 export function ioError(error: unknown, what: string): VaultError {
-  if (error instanceof VaultError) return error;
+  if (isVaultError(error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const reasons: Record<string, string> = {
     ENOSPC: 'the disk is full',

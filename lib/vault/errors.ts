@@ -1,3 +1,5 @@
+const BRAND = Symbol.for('lucid.VaultError');
+
 /** The expected failures of the vault layer, as a closed set of codes callers branch on. */
 export type VaultErrorCode =
   | 'not_found'
@@ -25,10 +27,15 @@ export class VaultError extends Error {
     this.name = 'VaultError';
     this.code = code;
     this.details = details;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 }
 
-/** True when `error` is a VaultError, optionally of the given code. */
+/**
+ * True when `error` is a VaultError, optionally of the given code. Checked by a brand, not by
+ * `instanceof`: a bundler may load this module more than once (Next puts route handlers and pages
+ * in separate chunks), and an error made by one copy must still be recognised by the others.
+ */
 export function isVaultError(error: unknown, code?: VaultErrorCode): error is VaultError {
-  return error instanceof VaultError && (code === undefined || error.code === code);
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true && (code === undefined || (error as VaultError).code === code);
 }

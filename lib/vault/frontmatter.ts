@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
 import YAML, { isCollection, isMap, isScalar, type Pair } from 'yaml';
-import { VaultError } from './errors';
+import { isVaultError, VaultError } from './errors';
 
 /** Front matter larger than this is refused (a note's properties, not a data dump). */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
@@ -214,8 +214,8 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
     } as unknown as Parameters<typeof matter>[1]);
     return { ok: true, data: plainCopy(file.data ?? {}) as FrontmatterData, parts };
   } catch (error) {
-    const message = error instanceof VaultError ? error.message : `Invalid front matter: ${(error as Error).message.split('\n')[0]}`;
-    const line = error instanceof VaultError ? (error.details?.line as number | undefined) : undefined;
+    const message = isVaultError(error) ? error.message : `Invalid front matter: ${(error as Error).message.split('\n')[0]}`;
+    const line = isVaultError(error) ? (error.details?.line as number | undefined) : undefined;
     return { ok: false, error: message, line, parts };
   }
 }

@@ -164,6 +164,18 @@ export function blobId(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
+/**
+ * The blob id git would store for each of `paths` (vault-relative, existing files) as they are on
+ * disk now, through the repository's filters (autocrlf, .gitattributes), like `git add` would.
+ */
+export async function worktreeBlobs(repo: GitRepo, paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (paths.length === 0) return out;
+  const ids = (await runGit(repo, ['hash-object', '--', ...paths])).split('\n').filter(Boolean);
+  paths.forEach((path, i) => out.set(path, ids[i]));
+  return out;
+}
+
 /** The blob id of each of `paths` (vault-relative) in HEAD; absent paths are left out. */
 export async function headBlobs(repo: GitRepo, paths: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();

@@ -347,7 +347,9 @@ export class SearchIndex {
       where.push('substr(n.path, 1, length(@folder)) = @folder');
       params.folder = `${folder}/`;
     }
-    if (!options.includeSystem) {
+    // Asking for inbox proposals or evaluation runs by type is asking for those folders.
+    const systemType = options.type === 'inbox' || options.type === 'eval-run';
+    if (!options.includeSystem && !systemType) {
       const prefixes = (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter(
         (prefix) => prefix !== '' && !(folder && `${folder}/`.startsWith(prefix)),
       );

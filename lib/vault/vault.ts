@@ -13,9 +13,9 @@ import {
 import { nodeFs, type VaultFs } from './fs';
 import {
   assertWritableRepo,
-  blobId,
   commitPaths,
   headBlobs,
+  worktreeBlobs,
   gitConfig,
   openRepo,
   type GitIdentity,
@@ -610,14 +610,12 @@ export class Vault {
 
   /** Those of `paths` whose bytes on disk differ from HEAD (a person's uncommitted work). */
   private async uncommittedPaths(paths: string[]): Promise<string[]> {
-    const committed = await headBlobs(this.repo, paths);
-    const dirty: string[] = [];
-    for (const path of new Set(paths)) {
-      const current = await this.readCurrent(nodePath.join(this.root, path));
-      const onDisk = current ? blobId(current.bytes) : null;
-      if (onDisk !== (committed.get(path) ?? null)) dirty.push(path);
-    }
-    return dirty;
+    const unique = [...new Set(paths)];
+    const committed = await headBlobs(this.repo, unique);
+    const present = unique.filter((path) => existsSync(nodePath.join(this.root, path)));
+    // Hashed by git itself, so line-ending filters (autocrlf, text=auto) count as no change.
+    const onDisk = await worktreeBlobs(this.repo, present);
+    return unique.filter((path) => (onDisk.get(path) ?? null) !== (committed.get(path) ?? null));
   }
 
   /** Validates a note's new text: its front matter must parse and fit its type's rules. */

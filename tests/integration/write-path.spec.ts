@@ -335,6 +335,20 @@ describe('a person\'s uncommitted work', () => {
   });
 });
 
+describe('line-ending filters', () => {
+  it('a CRLF note in a text=auto repository is not mistaken for a person\'s uncommitted edit', async () => {
+    const tv = tempVault({ '.gitattributes': '* text=auto\n', 'notes/win.md': 'line one\r\nline two\r\n' });
+    tv.write('notes/win.md', 'line one\r\nline two\r\n');
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+    const vault = await openIn(tv);
+    const note = await vault.readNote('notes/win.md');
+    const before = tv.commitCount();
+    await edit(vault, { op: 'append', changes: [{ path: 'notes/win.md', content: `${note.text}line three\r\n`, expectedHash: note.hash }] });
+    expect(tv.commitCount()).toBe(before + 1);
+    expect(tv.git(['log', '-1', '--format=%B'])).toContain(`Lucid-Actor: ${AGENT}`);
+  });
+});
+
 describe('notes that break the rules', () => {
   it('a decision without its project is refused as a schema violation that names the field; nothing is written', async () => {
     const tv = tempVault({ 'projects/atlas.md': '---\ntype: project\nname: Atlas\nstatus: active\n---\n' });

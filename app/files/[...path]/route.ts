@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { checkCurrentRequest } from '@/lib/server/gate';
 import { getVault } from '@/lib/server/vault';
-import { normalizeVaultPath, VaultError } from '@/lib/vault';
+import { isVaultError, normalizeVaultPath } from '@/lib/vault';
 
 const TYPES: Record<string, string> = {
   png: 'image/png',
@@ -35,7 +35,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ pat
       },
     });
   } catch (error) {
-    if (error instanceof VaultError) {
+    if (isVaultError(error)) {
       const status = error.code === 'not_found' ? 404 : error.code === 'forbidden' || error.code === 'invalid_path' ? 403 : 500;
       return new NextResponse(error.message, { status });
     }
