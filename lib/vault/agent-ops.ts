@@ -552,8 +552,15 @@ function maskFields(fields: Record<string, unknown> | undefined): { fields: Reco
 
 /** Appends a section at the end of a note's text, after one blank line. */
 function appendToText(text: string, section: string): string {
-  const body = section.replace(/^\n+/, '');
-  return `${text.replace(/\n*$/, '\n')}\n${body.endsWith('\n') ? body : `${body}\n`}`;
+  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+  let body = section.replace(/^(\r?\n)+/, '').replace(/\r?\n/g, '\n');
+  if (!body.endsWith('\n')) body += '\n';
+  return `${text.replace(/(\r?\n)*$/, eol)}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
+}
+
+/** The note's text as written back: its byte-order mark, if it had one, kept. */
+function withBom(note: { bom: boolean } | null, text: string): string {
+  return note?.bom && !text.startsWith('\uFEFF') ? `\uFEFF${text}` : text;
 }
 
 /** The note's new text for a mode, with `updated` (and on create `created`) set. */
@@ -654,7 +661,7 @@ export async function writeNote(vault: Vault, input: WriteNoteInput): Promise<Wr
     }
     const stale = (current && mode === 'create') || (input.expected_hash !== undefined && current && current.hash !== input.expected_hash);
     if (stale && current) return conflictToInbox(vault, session, { path, mode, current, content, fields, expectedHash: input.expected_hash, reason });
-    const text = composeWrite(vault, mode, current?.text ?? null, content, fields);
+    const text = withBom(mode === 'append' || mode === 'set_fields' ? current : null, composeWrite(vault, mode, current?.text ?? null, content, fields));
     vault.validateText(path, text);
     try {
       const result = await commitAs(vault, session, {

@@ -70,8 +70,10 @@ export interface Note {
   mtimeMs: number;
   /** sha256 of the file's bytes: pass it back as `expectedHash` when writing. */
   hash: string;
-  /** The text, or null for binary and undecodable files. */
+  /** The text (without a byte-order mark), or null for binary and undecodable files. */
   text: string | null;
+  /** Whether the file starts with a UTF-8 byte-order mark (writes keep it). */
+  bom: boolean;
   frontmatter: FrontmatterData;
   body: string;
   /** The `type` field as written (any string), and whether it is one of Lucid's. */
@@ -792,6 +794,7 @@ export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
     mtimeMs,
     hash: hashBytes(bytes),
     text: null,
+    bom: false,
     frontmatter: {},
     body: '',
     type: null,
@@ -804,6 +807,7 @@ export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
   const decoded = decodeNoteBytes(bytes);
   if (!decoded.ok) return { ...base, problem: decoded.reason, problemMessage: decoded.message };
   base.text = decoded.text;
+  base.bom = decoded.bom;
   if (bytes.length > MAX_NOTE_BYTES) {
     return { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` };
   }

@@ -214,6 +214,17 @@ describe('write_note', () => {
     expect(tv.read(note)).toMatch(/^---\nstatus: final\nupdated: \d{4}-\d{2}-\d{2}\n---\n\n# Ideas\n\nOnly this\.\n$/);
   });
 
+  it('set_fields and append keep a note\'s byte-order mark and its CRLF line endings', async () => {
+    const { tv, mcp } = await setup({ ...MCP_VAULT_FILES, 'notes/win.md': '\uFEFF---\r\nstatus: draft\r\n---\r\n\r\nFirst line.\r\n' });
+    const session = await start(mcp);
+    ok(await mcp.call('write_note', { session, path: 'notes/win.md', mode: 'set_fields', fields: { status: 'accepted' }, reason: 'accept' }));
+    ok(await mcp.call('write_note', { session, path: 'notes/win.md', mode: 'append', content: 'Second line.\n', reason: 'add' }));
+    const bytes = fs.readFileSync(path.join(tv.root, 'notes/win.md'), 'utf8');
+    expect(bytes.startsWith('\uFEFF---\r\nstatus: accepted\r\n')).toBe(true);
+    expect(bytes.endsWith('First line.\r\n\r\nSecond line.\r\n')).toBe(true);
+    expect(bytes.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
   it('refuses schema violations with the field and the reason, and changes nothing', async () => {
     const { tv, mcp } = await setup();
     const session = await start(mcp);
