@@ -38,13 +38,25 @@ export interface ChangelogLine {
   raw: string;
 }
 
+/**
+ * A link to a note for a changelog line: a wikilink, or, for names a wikilink cannot hold
+ * (`#`, `|`, `^`, `[`, `]`), a markdown link with the path URL-encoded.
+ */
+export function noteLink(path: string): string {
+  if (/[#|^[\]]/.test(path)) {
+    const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '').replace(/[[\]]/g, '');
+    return `[${name}](${path.split('/').map(encodeURIComponent).join('/')})`;
+  }
+  return `[[${linkTo(path)}]]`;
+}
+
 function linkTo(path: string): string {
   return path.toLowerCase().endsWith('.md') ? path.slice(0, -3) : path;
 }
 
 /** The line for an edit: `- DATE TIME · actor · op [[target]] · reason · [[sessions/id|session]] ^editid`. */
 export function formatChangelogLine(entry: ChangelogEntry): string {
-  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} [[${linkTo(entry.path)}]]`];
+  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} ${noteLink(entry.path)}`];
   const reason = oneLine(entry.reason).replace(/\s\^[a-z0-9-]+$/i, '');
   if (reason) parts.push(reason.replace(/ · /g, ' - '));
   if (entry.session) parts.push(`[[${entry.sessionsFolder ?? 'sessions'}/${entry.session}|session]]`);
@@ -52,22 +64,30 @@ export function formatChangelogLine(entry: ChangelogEntry): string {
 }
 
 // The actor may hold spaces (`human:Ada Lovelace`); it runs up to the ` · ` before the op.
-const LINE = /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) \[\[([^\]]+)\]\](?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
+const LINE = /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) (?:\[\[([^\]]+)\]\]|\[[^\]]*\]\(([^)\s]+)\))(?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
 
 /** Parses one changelog line; null for anything else (titles, blank lines, a person's notes). */
 export function parseChangelogLine(raw: string): ChangelogLine | null {
   const match = LINE.exec(raw);
   if (!match) return null;
-  const [, date, time, actor, op, target, reason = '', session] = match;
+  const [, date, time, actor, op, wikiTarget, markdownTarget, reason = '', session, editId] = match;
+  let target = wikiTarget ? `${wikiTarget}.md` : markdownTarget;
+  if (!wikiTarget) {
+    try {
+      target = decodeURIComponent(markdownTarget);
+    } catch {
+      // keep it as written
+    }
+  }
   return {
     date,
     time,
     actor,
     op,
-    target: `${target}.md`,
+    target,
     reason,
     session: session ? session.slice(session.lastIndexOf('/') + 1) : null,
-    editId: match[8],
+    editId,
     raw,
   };
 }

@@ -186,3 +186,17 @@ describe('addChangelogLine', () => {
     expect(lineCount(stored.get('2026-11') ?? '')).toBe(3);
   });
 });
+
+describe('names a wikilink cannot hold', () => {
+  it('links them with an encoded markdown link that Obsidian and the parser both follow', () => {
+    const line = formatChangelogLine({ date: new Date(2026, 10, 30, 14, 2), actor: 'agent:claude-code', op: 'update', path: 'notes/🚀 launch #1 100%|x.md', reason: 'why', editId: 'eabcdefghijkl' });
+    expect(line).toContain('update [🚀 launch #1 100%|x](notes/%F0%9F%9A%80%20launch%20%231%20100%25%7Cx.md)');
+    expect(parseChangelogLine(line)).toMatchObject({ op: 'update', target: 'notes/🚀 launch #1 100%|x.md', reason: 'why', editId: 'eabcdefghijkl' });
+  });
+
+  it('keeps wikilinks for ordinary names', () => {
+    const line = formatChangelogLine({ date: new Date(2026, 10, 30, 14, 2), actor: 'agent:a', op: 'create', path: 'notes/plain name.md', reason: '', editId: 'eabcdefghijkl' });
+    expect(line).toContain('create [[notes/plain name]]');
+    expect(parseChangelogLine(line)?.target).toBe('notes/plain name.md');
+  });
+});
