@@ -19,17 +19,23 @@ const jsonOption = { json: { type: 'boolean' as const } };
 export const commands: Record<string, Command> = {
   init: {
     summary: 'Install Lucid into a vault (new or existing), in one commit',
-    usage: 'lucid init [DIR] [--json]\n\n  Adds the folders, AGENTS.md, changelog.md, .gitignore lines and, where a name had to\n  change, lucid.json. Runs git init where needed. Never changes an existing note or what a\n  link resolves to. Running it again changes nothing.',
-    options: { ...jsonOption },
+    usage: 'lucid init [DIR] [--json] [--force]\n\n  Adds the folders, AGENTS.md, changelog.md, .gitignore lines and, where a name had to\n  change, lucid.json. Runs git init where needed, committing the files already there first\n  (never dot-files, plugin data, or files that look like they hold a secret). Never changes an\n  existing note or what a link resolves to. Running it again changes nothing.\n\n  --force  allow your home folder or the file-system root (not recommended)',
+    options: { ...jsonOption, force: { type: 'boolean' } },
     async run(io, values, positionals) {
       const dir = vaultDir(io, positionals[0]);
-      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env) });
+      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env), force: Boolean(values.force) });
       if (values.json) {
         printJson(io, report);
         return 0;
       }
       if (report.gitInitialized) io.out(`Made ${report.root} a git repository.`);
       if (report.snapshotCommit) io.out(`Committed the existing files first, as they were (${report.snapshotCommit.slice(0, 7)}).`);
+      if (report.leftOut.length > 0) {
+        io.out(`Left out of that commit (add them yourself if you want them in git):`);
+        for (const l of report.leftOut.slice(0, 20)) io.out(`  ${l.path}: ${l.why}`);
+        if (report.leftOut.length > 20) io.out(`  … and ${report.leftOut.length - 20} more`);
+      }
+      if (report.enclosingRepo) io.out(`The vault is a folder inside the git repository at ${report.enclosingRepo}; Lucid commits there, only its own paths.`);
       for (const r of report.renamed) io.out(`Using ${r.to} instead of ${r.from}: ${r.why} (recorded in lucid.json).`);
       if (report.commit) {
         io.out(`Added ${report.created.join(', ')}`);

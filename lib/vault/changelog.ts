@@ -42,7 +42,7 @@ export interface ChangelogLine {
  * A link to a note for a changelog line: a wikilink, or, for names a wikilink cannot hold
  * (`#`, `|`, `^`, `[`, `]`), a markdown link with the path URL-encoded.
  */
-export function noteLink(path: string): string {
+function changelogLink(path: string): string {
   if (/[#|^[\]]/.test(path)) {
     const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '').replace(/[[\]]/g, '');
     return `[${name}](${path.split('/').map(encodeURIComponent).join('/')})`;
@@ -56,7 +56,7 @@ function linkTo(path: string): string {
 
 /** The line for an edit: `- DATE TIME · actor · op [[target]] · reason · [[sessions/id|session]] ^editid`. */
 export function formatChangelogLine(entry: ChangelogEntry): string {
-  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} ${noteLink(entry.path)}`];
+  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} ${changelogLink(entry.path)}`];
   const reason = oneLine(entry.reason).replace(/\s\^[a-z0-9-]+$/i, '');
   if (reason) parts.push(reason.replace(/ · /g, ' - '));
   if (entry.session) parts.push(`[[${entry.sessionsFolder ?? 'sessions'}/${entry.session}|session]]`);

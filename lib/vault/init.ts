@@ -1,5 +1,7 @@
 import nodePath from 'node:path';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import os from 'node:os';
 import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import { hashBytes } from './frontmatter';
@@ -8,7 +10,8 @@ import type { Clock, IdSource } from './ids';
 import { createLinkResolver, parseLinks, type LinkKind } from './links';
 import { parseFrontmatter } from './frontmatter';
 import { memoryProtocol } from './protocol';
-import { openVault, type FileChange, type OpenVaultOptions } from './vault';
+import { describeSecrets, findSecrets } from './secrets';
+import { openVault, readLayout, type FileChange, type OpenVaultOptions } from './vault';
 
 /** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
 export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';
@@ -26,6 +29,10 @@ export interface InitReport {
   created: string[];
   /** Layout entries that were given another name, and why. */
   renamed: { key: keyof VaultLayout; from: string; to: string; why: string }[];
+  /** Files left out of the snapshot commit, and why (dot-files, what looks like a secret). */
+  leftOut: { path: string; why: string }[];
+  /** The repository's top folder when the vault is a folder inside a larger repository. */
+  enclosingRepo: string | null;
   layout: VaultLayout;
 }
 
@@ -38,9 +45,14 @@ const FOLDER_KEYS = ['inbox', 'people', 'projects', 'decisions', 'sessions', 'sk
  * resolves to: a name that collides ignoring case, or that would capture a link, gets another
  * name recorded in lucid.json. A second run changes nothing.
  */
-export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir: string; clock?: Clock; ids?: IdSource }): Promise<InitReport> {
+export async function initVault(
+  options: Omit<OpenVaultOptions, 'root'> & { dir: string; clock?: Clock; ids?: IdSource; force?: boolean },
+): Promise<InitReport> {
   const root = nodePath.resolve(options.dir);
   if (existsSync(root) && !statSync(root).isDirectory()) throw new VaultError('invalid_path', `${root} is a file, not a folder.`);
+  if (!options.force && (root === nodePath.parse(root).root || root === nodePath.resolve(os.homedir()))) {
+    throw new VaultError('invalid_input', `Refusing to make ${root} a vault: it is your ${root === os.homedir() ? 'home folder' : 'file-system root'}, and every file under it would be committed. Name the vault's own folder (or pass --force).`);
+  }
   mkdirSync(root, { recursive: true });
 
   let gitInitialized = false;
@@ -54,14 +66,15 @@ export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir:
 
   const existing = listAll(root);
   const configPath = nodePath.join(root, CONFIG_FILE);
-  const hasConfig = existsSync(configPath);
-  const { layout, renamed } = hasConfig ? { layout: (await openVault({ ...options, root })).layout, renamed: [] } : planLayout(root, existing);
+  // A vault Lucid already installed keeps its layout: its changelog.md and AGENTS.md are Lucid's own.
+  const installed = existsSync(configPath) || (!gitInitialized && (await hasInitCommit(probe)));
+  const { layout, renamed } = installed ? { layout: readLayout(root), renamed: [] } : planLayout(root, existing);
+  const top = (await runGit(probe, ['rev-parse', '--show-toplevel'])).trim();
+  const enclosingRepo = nodePath.resolve(top) !== (await realpath(root)) ? top : null;
 
-  if (gitInitialized) {
-    const people = existing.files.filter((f) => !f.startsWith('.git/'));
-    if (people.length > 0) {
-      snapshotCommit = await snapshotExisting(root, options.env, options.fallbackUser ?? 'unknown', (options.clock ?? (() => new Date()))());
-    }
+  const leftOut: InitReport['leftOut'] = [];
+  if (gitInitialized && existing.files.length > 0) {
+    snapshotCommit = await snapshotExisting(root, options.env, options.fallbackUser ?? 'unknown', (options.clock ?? (() => new Date()))(), leftOut);
   }
 
   const vault = await openVault({ ...options, root, layout });
@@ -79,7 +92,7 @@ export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir:
     changes.push({ path: layout.agents, content: memoryProtocol(layout), expectedHash: null });
     created.push(layout.agents);
   }
-  if (!hasConfig && renamed.length > 0) {
+  if (!installed && renamed.length > 0) {
     changes.push({ path: CONFIG_FILE, content: `${JSON.stringify({ version: 1, paths: layout }, null, 2)}\n`, expectedHash: null });
     created.push(CONFIG_FILE);
   }
@@ -112,7 +125,7 @@ export async function initVault(options: Omit<OpenVaultOptions, 'root'> & { dir:
     if (changelogMissing) created.push(layout.changelog);
   }
   vault.close();
-  return { root: vault.root, gitInitialized, snapshotCommit, commit, created, renamed, layout };
+  return { root: vault.root, gitInitialized, snapshotCommit, commit, created, renamed, leftOut, enclosingRepo, layout };
 }
 
 /** Every file and folder under root (vault-relative), without .git/. */
@@ -166,6 +179,11 @@ export function planLayout(root: string, existing: { files: string[]; folders: s
     const hit = takenLower.get(name.toLowerCase());
     return hit !== undefined && hit !== name ? hit : null;
   };
+  // A file Lucid would write (changelog.md, AGENTS.md) that already exists is the person's: never
+  // adopted. Nor is a folder Lucid treats as its own (inbox, changelog archive, evaluations) that
+  // already holds files; people/, projects/ and the like are adopted, that is what they are for.
+  const ownedFolders = new Set<keyof VaultLayout>(['inbox', 'changelogArchive', 'evalQuestions', 'evalRuns']);
+  const holdsFiles = (folder: string) => existing.files.some((f) => f.startsWith(`${folder}/`));
   const keys = Object.keys(layout) as (keyof VaultLayout)[];
   for (const key of keys) {
     const wanted = layout[key];
@@ -174,11 +192,14 @@ export function planLayout(root: string, existing: { files: string[]; folders: s
     let why: string | null = null;
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const parent = candidate.includes('/') ? candidate.slice(0, candidate.lastIndexOf('/')) : '';
-      const clash = collides(candidate) ?? (parent && key !== 'skillsArchive' ? collides(parent) : null);
+      const exact = taken.has(candidate) && (isFile || (ownedFolders.has(key) && holdsFiles(candidate))) ? candidate : null;
+      const clash = exact ?? collides(candidate) ?? (parent && key !== 'skillsArchive' ? collides(parent) : null);
       const captured = isFile && !taken.has(candidate) ? capturesLink(candidate) : undefined;
       if (!clash && !captured) break;
       why = clash
-        ? `"${clash}" already exists and differs only in case`
+        ? clash === candidate
+          ? `"${clash}" already exists and is not Lucid's`
+          : `"${clash}" already exists and differs only in case`
         : `a root ${candidate} would capture the link ${captured!.target} in ${captured!.from}`;
       candidate = alternative(wanted, attempt);
     }
@@ -200,13 +221,67 @@ function alternative(name: string, attempt: number): string {
   return [`lucid-${head}${suffix}`, ...rest].join('/');
 }
 
-async function snapshotExisting(root: string, env: Record<string, string | undefined>, fallbackName: string, date: Date): Promise<string> {
+/** Whether Lucid already installed itself here (an `init` commit in the history). */
+async function hasInitCommit(repo: { root: string; env: Record<string, string | undefined> }): Promise<boolean> {
+  const out = await runGit(repo, ['log', '-1', '--format=%H', '-E', '--grep=^Lucid-Op: init$', '--']).catch(() => '');
+  return out.trim() !== '';
+}
+
+/** Dot-files never go into the snapshot, except the vault's own settings that are safe to share. */
+const SNAPSHOT_EXCLUDES = [
+  '/.*',
+  '!/.obsidian/',
+  '!/.gitignore',
+  '!/.gitattributes',
+  '/.obsidian/plugins/*/data.json',
+  '/.obsidian/workspace*.json',
+  '.DS_Store',
+];
+
+/**
+ * Commits the files a folder already had, as they are, before Lucid adds its own: a plain commit by
+ * the person. Dot-files and folders (`.env`, `.ssh/`) and plugin data are left out, and so is any
+ * file that looks like it holds a secret (keys, tokens, private keys); each is listed in `leftOut`.
+ */
+async function snapshotExisting(
+  root: string,
+  env: Record<string, string | undefined>,
+  fallbackName: string,
+  date: Date,
+  leftOut: InitReport['leftOut'],
+): Promise<string | null> {
   const repo = { root, env };
   const exclude = nodePath.join(root, '.git', 'info', 'exclude');
   mkdirSync(nodePath.dirname(exclude), { recursive: true });
-  const { appendFileSync } = await import('node:fs');
-  appendFileSync(exclude, `\n${GITIGNORE_LINES.map((l) => `/${l}`).join('\n')}\n`);
+  const lines = [...GITIGNORE_LINES.map((l) => `/${l}`), ...SNAPSHOT_EXCLUDES];
+  appendFileSync(exclude, `\n# lucid init: what the first snapshot leaves out\n${lines.join('\n')}\n`);
+  const candidates = (await runGit(repo, ['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+  const secretLines: string[] = [];
+  for (const file of candidates) {
+    const abs = nodePath.join(root, file);
+    let bytes: Buffer;
+    try {
+      if (statSync(abs).size > 2 * 1024 * 1024) continue;
+      bytes = readFileSync(abs);
+    } catch {
+      continue;
+    }
+    if (bytes.subarray(0, 8192).includes(0)) continue;
+    const findings = findSecrets(bytes.toString('utf8'));
+    if (findings.length > 0) {
+      leftOut.push({ path: file, why: `looks like it holds ${describeSecrets(findings)}` });
+      secretLines.push(`/${file.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`);
+    }
+  }
+  if (secretLines.length > 0) appendFileSync(exclude, `${secretLines.join('\n')}\n`);
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') && !['.git', '.obsidian', '.gitignore', '.gitattributes', '.lucid'].includes(entry.name)) {
+      leftOut.push({ path: entry.isDirectory() ? `${entry.name}/` : entry.name, why: 'a hidden file or folder (never committed by init)' });
+    }
+  }
   await runGitSilent(repo, ['add', '-A', '--', '.']);
+  const staged = (await runGit(repo, ['diff', '--cached', '--name-only', '-z'])).split('\0').filter(Boolean);
+  if (staged.length === 0) return null;
   const identity: string[] = [];
   if (!(await gitConfig(repo, 'user.name'))) identity.push('-c', `user.name=${fallbackName}`);
   if (!(await gitConfig(repo, 'user.email'))) identity.push('-c', `user.email=${fallbackName.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`);
