@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
   pdf: 'application/pdf',
 };
 
-/** Vault attachments (images, PDFs) for embeds: confined to the vault, never notes or dot-folders. */
+/** Vault attachments for embeds and links: confined to the vault; images and PDFs inline, the rest downloaded. */
 export async function GET(_request: Request, { params }: { params: Promise<{ path: string[] }> }) {
   const verdict = await checkCurrentRequest('GET');
   if (!verdict.ok) return new NextResponse(verdict.reason, { status: verdict.status });
@@ -24,11 +24,13 @@ export async function GET(_request: Request, { params }: { params: Promise<{ pat
     const rel = normalizeVaultPath(path.join('/'));
     const ext = rel.slice(rel.lastIndexOf('.') + 1).toLowerCase();
     const type = TYPES[ext];
-    if (!type) return new NextResponse('Only images and PDFs are served.', { status: 415 });
     const bytes = await (await getVault()).readFileBytes(rel);
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
     return new NextResponse(new Uint8Array(bytes), {
       headers: {
-        'Content-Type': type,
+        // Images and PDFs are shown; anything else is a download, never rendered by the browser.
+        'Content-Type': type ?? 'application/octet-stream',
+        ...(type ? {} : { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` }),
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
         'Cache-Control': 'private, max-age=60',
