@@ -281,8 +281,10 @@ describe('SearchIndex filters', () => {
       false,
     );
     expect(paths('database', { includeSystem: true, limit: 200 })).toHaveLength(12);
-    expect(paths('database', { type: 'eval-run' })).toEqual([]);
-    expect(paths('database', { type: 'eval-run', includeSystem: true })).toEqual(['evals/runs/2026-01-01-0000-recall.md']);
+  });
+
+  it('searches inbox proposals and evaluation runs when the type filter asks for them', () => {
+    expect(paths('database', { type: 'eval-run' })).toEqual(['evals/runs/2026-01-01-0000-recall.md']);
   });
 
   it('uses the system prefixes it is given', () => {
