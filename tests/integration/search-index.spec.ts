@@ -283,7 +283,7 @@ describe('SearchIndex filters', () => {
     expect(paths('database', { includeSystem: true, limit: 200 })).toHaveLength(12);
   });
 
-  it('searches inbox proposals and evaluation runs when the type filter asks for them', () => {
+  it('searches evaluation runs when the type filter asks for them', () => {
     expect(paths('database', { type: 'eval-run' })).toEqual(['evals/runs/2026-01-01-0000-recall.md']);
   });
 
