@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { formatDate, initVault, inspectLock, type Vault } from '../lib/vault/index';
+import { formatDate, initVault, inspectLock, searchNotes, type Vault } from '../lib/vault/index';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
 import { generateDemoVault } from '../lib/vault/demo';
@@ -77,7 +77,8 @@ export const commands: Record<string, Command> = {
       if (!query) throw new UsageError('search needs a query, e.g. lucid search "why did we pick postgres"');
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const hits = await vault.search(query, {
+        const { results: hits } = await searchNotes(vault, {
+          query,
           type: values.type as string | undefined,
           project: values.project as string | undefined,
           folder: values.folder as string | undefined,

@@ -81,6 +81,11 @@ function blobOfText(text: string): string {
   return blobId(Buffer.from(text, 'utf8'));
 }
 
+/** The git blob id of a note's file as it is on disk (its byte-order mark included). */
+function blobOfNote(note: Note): string | undefined {
+  return note.text === null ? undefined : blobOfText(`${note.bom ? '\uFEFF' : ''}${note.text}`);
+}
+
 /** The text of the version of `path` whose sha256 is `sha256`: the file now, or one of its last commits. */
 async function versionWithHash(vault: Vault, path: string, sha256: string): Promise<string | null> {
   for (const commit of await vault.history(path, 30)) {
@@ -324,6 +329,10 @@ export interface SearchNotesInput {
   type?: string;
   /** A project's name or path. */
   project?: string;
+  /** Only notes under this folder. */
+  folder?: string;
+  /** Also search the changelog, the inbox and evaluations. */
+  includeSystem?: boolean;
   limit?: number;
 }
 
@@ -346,7 +355,13 @@ export async function searchNotes(vault: Vault, input: SearchNotesInput, observe
     }
     project = match.note.path;
   }
-  const hits = await vault.search(query, { type: input.type || undefined, project: project ?? undefined, limit: input.limit });
+  const hits = await vault.search(query, {
+    type: input.type || undefined,
+    project: project ?? undefined,
+    folder: input.folder || undefined,
+    includeSystem: input.includeSystem,
+    limit: input.limit,
+  });
   const at = observationTime(vault);
   const recorded = maskSecrets(oneLine(query, 200)).text;
   for (const id of observeIn) observeSession(vault, id, { kind: 'search', query: recorded, at });
@@ -636,7 +651,7 @@ export async function writeNote(vault: Vault, input: WriteNoteInput): Promise<Wr
       content: proposed,
       reason,
       flag: INBOX_FLAGS.secret,
-      baseBlob: current?.text != null ? blobOfText(current.text) : undefined,
+      baseBlob: current ? blobOfNote(current) : undefined,
       explanation: secretExplanation(session, path, secrets),
     });
     return {
@@ -721,7 +736,7 @@ async function conflictToInbox(
     content: proposed,
     reason: input.reason,
     flag: INBOX_FLAGS.conflict,
-    baseBlob: basedOn ?? (current.text != null ? blobOfText(current.text) : undefined),
+    baseBlob: basedOn ?? blobOfNote(current),
     explanation: `${why}, so Lucid did not overwrite it. This is ${session.actor}'s version${basedOn ? ', based on the earlier version recorded as base_blob' : ''}: compare it with the note as it is now and merge what is right.`,
   });
   return {
@@ -941,7 +956,7 @@ export async function moltSkill(vault: Vault, input: MoltSkillInput): Promise<Mo
       content: compose(maskedContent.text, maskedTrigger.text, current, to),
       reason,
       flag: INBOX_FLAGS.secret,
-      baseBlob: current?.text != null ? blobOfText(current.text) : undefined,
+      baseBlob: current ? blobOfNote(current) : undefined,
       explanation: secretExplanation(session, path, secrets),
     });
     return {
@@ -990,7 +1005,7 @@ export async function moltSkill(vault: Vault, input: MoltSkillInput): Promise<Mo
       content: text,
       reason,
       flag: INBOX_FLAGS.conflict,
-      baseBlob: current?.text != null ? blobOfText(current.text) : undefined,
+      baseBlob: current ? blobOfNote(current) : undefined,
       explanation: `${path} changed while ${session.actor} molted it, so Lucid did not overwrite it. This is ${session.actor}'s version ${to}: compare and merge.`,
     });
     return {

@@ -34,3 +34,10 @@ export const CONFIG_FILE = 'lucid.json';
 export function systemPrefixes(layout: VaultLayout): string[] {
   return [layout.changelog, `${layout.changelogArchive}/`, `${layout.inbox}/`, `${layout.evalQuestions.split('/')[0]}/`];
 }
+
+/** True for the changelog and its monthly archives (`changelog/YYYY-MM.md`): written by Lucid only. */
+export function isChangelogPath(layout: VaultLayout, path: string): boolean {
+  if (path === layout.changelog) return true;
+  const prefix = `${layout.changelogArchive}/`;
+  return path.startsWith(prefix) && /^\d{4}-\d{2}\.md$/.test(path.slice(prefix.length));
+}

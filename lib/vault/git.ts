@@ -243,7 +243,10 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-m', request.message], env)).trim();
   const subject = request.message.split('\n')[0];
   await runGitSilent(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
-  await syncIndex(repo, present, absent);
+  // The commit exists from here on: a failure to refresh the index (another git process holds
+  // index.lock) must not undo the edit. A stale index only shows as staged changes until git's
+  // next refresh, and the next Lucid write brings it up to date again.
+  await syncIndex(repo, present, absent).catch(() => undefined);
   return commit;
 }
 

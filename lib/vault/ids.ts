@@ -57,8 +57,8 @@ export function slugify(name: string): string {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, '');
 }
 
 /** A session id: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>` in the clock's local time. */

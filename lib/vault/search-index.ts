@@ -223,6 +223,18 @@ export class SearchIndex {
     }
   }
 
+  /** The files of `listing` whose stamp differs from the index's (new or changed): what `sync` will load. */
+  staleStamps(listing: readonly FileStamp[]): FileStamp[] {
+    const stored = new Map<string, { mtime_ms: number; size: number }>();
+    for (const row of this.statement('SELECT path, mtime_ms, size FROM notes').iterate() as Iterable<{ path: string; mtime_ms: number; size: number }>) {
+      stored.set(row.path, row);
+    }
+    return listing.filter((stamp) => {
+      const row = stored.get(stamp.path);
+      return !row || row.mtime_ms !== stamp.mtimeMs || row.size !== stamp.size;
+    });
+  }
+
   /**
    * Bring the index up to date with `listing`, every .md file now in the vault. A file whose mtime and
    * size match the stored stamp is not read. Any other file is read with `load`: when its hash equals

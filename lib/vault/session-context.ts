@@ -1,3 +1,4 @@
+import { isChangelogPath } from './config';
 import { SNAPSHOT_SUBJECT } from './init';
 import { parseFrontmatter } from './frontmatter';
 import { showFile } from './git';
@@ -283,8 +284,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     const sinceMs = Number.isFinite(previousEnd) ? previousEnd : input.now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000;
     commits = index.list({ since: Math.floor(sinceMs / 1000), limit: 500 });
   }
-  const isLucidFile = (p: string) =>
-    p === vault.layout.changelog || p.startsWith(`${vault.layout.changelogArchive}/`) || p.endsWith('/.gitkeep') || p === '.gitkeep';
+  const isLucidFile = (p: string) => isChangelogPath(vault.layout, p) || p.endsWith('/.gitkeep') || p === '.gitkeep';
   const seen = new Set<string>();
   const wroteBefore = new Map<string, boolean>();
   const yoursFor = async (path: string) => {

@@ -2,7 +2,7 @@ import nodePath from 'node:path';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { ioError, writeFileAtomic } from './atomic';
 import { addChangelogLine, formatChangelogLine, oneLine } from './changelog';
-import { CONFIG_FILE, DEFAULT_LAYOUT, lucidConfigSchema, systemPrefixes, type VaultLayout } from './config';
+import { CONFIG_FILE, DEFAULT_LAYOUT, isChangelogPath, lucidConfigSchema, systemPrefixes, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import {
   decodeNoteBytes,
@@ -27,6 +27,8 @@ import { withVaultLock, type LockOptions } from './lock';
 import { basenameOf, isInside, normalizeNotePath, normalizeVaultPath, TEMP_PREFIX } from './paths';
 import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
 import { SearchIndex, type IndexableNote, type SearchHit, type SearchOptions } from './search-index';
+import { linkTarget } from './note-formats';
+import { isSessionId } from './sessions';
 import { CommitIndex, type CommitQuery, type CommitRecord } from './commit-index';
 import { resolveCommit, runGit } from './git';
 
@@ -119,7 +121,6 @@ export interface EditResult {
 }
 
 const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
-const SESSION = /^\d{8}-\d{6}-[a-z0-9-]+-[a-z2-7]{4}$/;
 
 interface CachedNote {
   size: number;
@@ -378,12 +379,11 @@ export class Vault {
     const notes = await this.listNotes();
     const backlinks = new Map<string, { from: string; line: number; raw: string }[]>();
     const broken: { path: string; line: number; link: string; target: string }[] = [];
-    const isChangelog = (path: string) => path === this.layout.changelog || path.startsWith(`${this.layout.changelogArchive}/`);
     for (const note of notes) {
       if (note.problem && note.problem !== 'invalid_frontmatter') continue;
       // The changelog is a log: its links name notes as they were, and would make every edited
       // note "linked from the changelog". It neither counts as a backlink nor as broken.
-      if (isChangelog(note.path)) continue;
+      if (isChangelogPath(this.layout, note.path)) continue;
       for (const link of note.links) {
         if (link.target === '' || isExternalTarget(link.target)) continue;
         const resolved = resolver.resolve(link.target, note.path, link.kind);
@@ -433,29 +433,17 @@ export class Vault {
 
   /** Brings the search index up to date with the files on disk (notices edits made outside Lucid). */
   async syncSearch(): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
-    const files = (await this.listFiles()).filter((f) => f.path.toLowerCase().endsWith('.md'));
-    const resolver = await this.linkResolver();
-    const loaded = new Map<string, Note>();
-    for (const file of files) {
-      const cached = this.notes.get(file.path);
-      if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) loaded.set(file.path, cached.note);
-    }
+    const all = await this.listFiles();
+    const files = all.filter((f) => f.path.toLowerCase().endsWith('.md'));
+    const resolver = await this.linkResolver(all);
     const index = this.index();
-    const pending: string[] = [];
-    const result = index.sync(files, (path) => {
-      const note = loaded.get(path);
-      if (note) return toIndexable(note, resolver);
-      pending.push(path);
-      return null;
-    });
-    if (pending.length > 0) {
-      for (const path of pending) {
-        const note = await this.readNote(path).catch(() => null);
-        const file = files.find((f) => f.path === path);
-        if (note && file) index.upsert(toIndexable(note, resolver), { path, size: file.size, mtimeMs: file.mtimeMs });
-      }
-      result.added += pending.length;
+    // Read what changed first (async), then apply everything in the index's one transaction.
+    const loaded = new Map<string, IndexableNote | null>();
+    for (const stamp of index.staleStamps(files)) {
+      const note = await this.readNote(stamp.path).catch(() => null);
+      loaded.set(stamp.path, note ? toIndexable(note, resolver) : null);
     }
+    const result = index.sync(files, (path) => loaded.get(path) ?? null);
     this.lastSync = Date.now();
     return result;
   }
@@ -498,7 +486,8 @@ export class Vault {
   /** The patch of one commit (renames detected), cut at `maxBytes`. */
   async commitDiff(sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
     const commit = await resolveCommit(this.repo, sha);
-    const paths = options.path ? ['--', `:(literal)${this.repo.prefix}${normalizeVaultPath(options.path)}`] : ['--'];
+    // Pathspecs are relative to the vault folder, where git runs, even when it is inside a larger repository.
+    const paths = options.path ? ['--', `:(literal)${normalizeVaultPath(options.path)}`] : ['--'];
     const patch = await runGit(this.repo, ['-c', 'core.quotePath=false', 'show', '--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
     const max = options.maxBytes ?? 1024 * 1024;
     return { sha: commit, patch: patch.length > max ? patch.slice(0, max) : patch, truncated: patch.length > max };
@@ -517,16 +506,15 @@ export class Vault {
       throw new VaultError('invalid_input', 'The actor must be agent:<slug> (a-z, 0-9, -) or human:<name>.');
     }
     if (!(OPS as readonly string[]).includes(request.op)) throw new VaultError('invalid_input', `Unknown operation ${request.op}.`);
-    if (request.session !== undefined && !SESSION.test(request.session)) {
+    if (request.session !== undefined && !isSessionId(request.session)) {
       throw new VaultError('invalid_input', 'The session id must look like 20261130-140112-claude-code-k3tq.');
     }
     if (request.changes.length === 0) throw new VaultError('invalid_input', 'An edit must change at least one file.');
     const reason = oneLine(request.reason ?? '');
     const subjectPath = normalizeVaultPath(request.path);
     const changes = request.changes.map((change) => ({ ...change, path: normalizeVaultPath(change.path, { forWrite: true }) }));
-    const protectedPaths = new Set([this.layout.changelog]);
     for (const change of changes) {
-      if (protectedPaths.has(change.path) || change.path.startsWith(`${this.layout.changelogArchive}/`) && change.path.endsWith('.md') && /^\d{4}-\d{2}\.md$/.test(change.path.slice(this.layout.changelogArchive.length + 1))) {
+      if (isChangelogPath(this.layout, change.path)) {
         throw new VaultError('forbidden', 'The changelog is written by Lucid itself, one line per edit.');
       }
       if (change.path === CONFIG_FILE && request.op !== 'init') throw new VaultError('forbidden', 'lucid.json is written by lucid init.');
@@ -864,7 +852,7 @@ export function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
     .map(([, value]) => flatten(value))
     .join(' ');
   let project: string | null = null;
-  const projectLink = typeof fm.project === 'string' ? /^\[\[([^\]|#]+)/.exec(fm.project)?.[1] : undefined;
+  const projectLink = linkTarget(fm.project);
   if (projectLink) project = resolver.resolve(projectLink, note.path, 'frontmatter');
   if (note.lucidType === 'project') project = note.path;
   const body = note.body ?? '';

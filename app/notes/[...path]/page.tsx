@@ -24,7 +24,7 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
     if (isVaultError(error, 'not_found') || isVaultError(error, 'invalid_path') || isVaultError(error, 'forbidden')) notFound();
     throw error;
   }
-  const { resolver } = await vault.linkGraph();
+  const resolver = await vault.linkResolver();
   const resolve = (target: string, kind?: LinkKind) => (target === '' ? note.path : resolver.resolve(target, note.path, kind));
   const embeds = new Map<string, string>();
   for (const link of note.links) {
