@@ -29,6 +29,20 @@ describe('history, diffs and search through the vault', () => {
     v.close();
   });
 
+  it('shows one file of a commit when the vault is a folder inside a larger repository', async () => {
+    vault = makeTempVault({ 'docs/vault/a.md': 'one\n', 'src/code.ts': 'x\n' });
+    const { openVault } = await import('../../lib/vault/index');
+    const v = await openVault({ root: `${vault.root}/docs/vault`, env: vault.env, fallbackUser: 'T' });
+    const note = await v.readNote('a.md');
+    const edit = await v.edit({ actor: 'agent:tester', op: 'update', path: 'a.md', reason: 'r', changes: [{ path: 'a.md', content: 'two\n', expectedHash: note.hash }] });
+    expect(vault.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').sort()).toEqual(['docs/vault/a.md', 'docs/vault/changelog.md']);
+    const diff = await v.commitDiff(edit.commit, { path: 'a.md' });
+    expect(diff.patch).toContain('+two');
+    expect(diff.patch).not.toContain('changelog');
+    expect((await v.history('a.md')).map((c) => c.editId)).toContain(edit.editId);
+    v.close();
+  });
+
   it('the commit index answers by edit id and rebuilds when history is rewritten under it', async () => {
     vault = makeTempVault({ 'a.md': 'a\n' });
     const v = await vault.open();
