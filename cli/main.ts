@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { formatDate, initVault, inspectLock, searchNotes, type Vault } from '../lib/vault/index';
+import { formatDate, initVault, inspectLock, readNoteForAgent, searchNotes, type Vault } from '../lib/vault/index';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
 import { generateDemoVault } from '../lib/vault/demo';
@@ -102,25 +102,16 @@ export const commands: Record<string, Command> = {
       if (positionals.length !== 1) throw new UsageError('read needs one note path, e.g. lucid read decisions/use-postgres.md');
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const note = await vault.readNote(positionals[0]);
-        if (!values.json) {
-          if (note.text === null) throw new UsageError(`${note.path}: ${note.problemMessage}`);
-          io.out(note.text);
+        if (values.json) {
+          printJson(io, await readNoteForAgent(vault, positionals[0]));
           return 0;
         }
-        const links = await vault.resolveLinks(note);
-        printJson(io, {
-          path: note.path,
-          title: note.title,
-          hash: note.hash,
-          type: note.type,
-          frontmatter: note.frontmatter,
-          body: note.body,
-          problem: note.problem ? { code: note.problem, message: note.problemMessage } : null,
-          violations: note.violations,
-          links: links.map(({ link, resolved }) => ({ raw: link.raw, target: link.target, resolved })),
-          backlinks: await vault.backlinks(note.path),
-        });
+        const note = await vault.readNote(positionals[0]);
+        if (note.text === null) {
+          io.err(`lucid: ${note.path} cannot be shown as text: ${note.problemMessage}`);
+          return 1;
+        }
+        io.out(note.text);
         return 0;
       } finally {
         vault.close();

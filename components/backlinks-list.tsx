@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { noteHref } from '@/lib/href';
+import { noteHref } from '@/lib/markdown/hrefs';
 import { getVault } from '@/lib/server/vault';
 
 /** The notes that link here (computed, never stored). */

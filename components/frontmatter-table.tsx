@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { noteHref } from '@/lib/href';
+import { noteHref } from '@/lib/markdown/hrefs';
 
 function Value({ value, resolve }: { value: unknown; resolve: (target: string) => string | null }) {
   if (Array.isArray(value)) {

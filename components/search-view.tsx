@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { noteHref } from '@/lib/href';
+import { noteHref } from '@/lib/markdown/hrefs';
 import { searchQueryOptions } from '@/lib/queries/search';
 
 /** A snippet whose matches are marked « and » by the search index, shown with <mark>. */

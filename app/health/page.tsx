@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { PageHeader } from '@/components/page-header';
-import { noteHref } from '@/lib/href';
+import { noteHref } from '@/lib/markdown/hrefs';
 import { getVault } from '@/lib/server/vault';
 
 export default async function HealthPage() {

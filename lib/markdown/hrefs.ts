@@ -63,3 +63,8 @@ export function safeDecode(value: string): string {
     return value;
   }
 }
+
+/** Obsidian's URL to open a note in the desktop app. */
+export function obsidianHref(vaultName: string, path: string): string {
+  return `obsidian://open?vault=${encodeURIComponent(vaultName)}&file=${encodeURIComponent(path.replace(/\.md$/i, ''))}`;
+}

@@ -263,11 +263,6 @@ function offsetOf(date: Date): string {
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** The blob id of a file's bytes, as git would store it. */
-export async function hashObject(repo: GitRepo, absolutePath: string): Promise<string> {
-  return (await runGit(repo, ['hash-object', '--no-filters', '--', absolutePath])).trim();
-}
-
 /** The bytes of `path` at `commit` as text, or null where it did not exist. */
 export async function showFile(repo: GitRepo, commit: string, path: string): Promise<string | null> {
   try {

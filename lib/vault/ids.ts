@@ -45,11 +45,6 @@ export function newEditId(ids: IdSource): string {
   return `e${ids.base32(12)}`;
 }
 
-/** True when `value` has the shape of an edit id. */
-export function isEditId(value: string): boolean {
-  return /^e[a-z2-7]{12}$/.test(value);
-}
-
 /** Lowercase `[a-z0-9-]` slug of a name ('Claude Code' → 'claude-code'). */
 export function slugify(name: string): string {
   return name

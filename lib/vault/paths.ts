@@ -99,12 +99,6 @@ export function normalizeNotePath(input: unknown, options: { forWrite?: boolean 
   return path;
 }
 
-/** The folder part of a vault path ('' at the root). */
-export function dirnameOf(path: string): string {
-  const index = path.lastIndexOf('/');
-  return index === -1 ? '' : path.slice(0, index);
-}
-
 /** The file name without folders and without `.md`. */
 export function basenameOf(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);

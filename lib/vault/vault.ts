@@ -655,11 +655,9 @@ export class Vault {
       sessionsFolder: this.layout.sessions,
       editId,
     });
-    const archiveAbs = new Map<string, string>();
     const rotated = addChangelogLine(currentChangelog ? currentChangelog.bytes.toString('utf8') : null, line, month, (m) => {
       const path = `${this.layout.changelogArchive}/${m}.md`;
       const abs = nodePath.join(this.root, path);
-      archiveAbs.set(m, abs);
       return existsSync(abs) ? readFileSync(abs, 'utf8') : null;
     });
     const writes = [...input.writes];

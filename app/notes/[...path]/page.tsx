@@ -6,7 +6,7 @@ import { BacklinksList } from '@/components/backlinks-list';
 import { FrontmatterTable } from '@/components/frontmatter-table';
 import { MarkdownView } from '@/components/markdown-view';
 import { HistorySkeleton, NoteHistory } from '@/components/note-history';
-import { obsidianHref } from '@/lib/href';
+import { obsidianHref } from '@/lib/markdown/hrefs';
 import { getVault } from '@/lib/server/vault';
 import { isVaultError, normalizeNotePath, type LinkKind } from '@/lib/vault';
 
