@@ -22,7 +22,7 @@ import {
   type GitRepo,
 } from './git';
 import { cryptoIds, formatDate, newEditId, type Clock, type IdSource } from './ids';
-import { createLinkResolver, isExternalTarget, parseLinks, type LinkResolver, type ParsedLink } from './links';
+import { computeBacklinks, createLinkResolver, isExternalTarget, parseLinks, type LinkResolver, type ParsedLink } from './links';
 import { withVaultLock, type LockOptions } from './lock';
 import { basenameOf, isInside, normalizeNotePath, normalizeVaultPath, TEMP_PREFIX } from './paths';
 import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
@@ -328,9 +328,9 @@ export class Vault {
     return note;
   }
 
-  /** Every note (`*.md`) of the vault, parsed; unreadable ones are listed with their problem. */
-  async listNotes(): Promise<Note[]> {
-    const files = (await this.listFiles()).filter((f) => f.path.toLowerCase().endsWith('.md'));
+  /** Every note (`*.md`) of the vault (or of `listing`, a listing just taken), parsed; unreadable ones are listed with their problem. */
+  async listNotes(listing?: VaultFile[]): Promise<Note[]> {
+    const files = (listing ?? (await this.listFiles())).filter((f) => f.path.toLowerCase().endsWith('.md'));
     const seen = new Set<string>();
     const out: Note[] = [];
     for (const file of files) {
@@ -361,7 +361,7 @@ export class Vault {
   }
 
   /** The notes that link to `path`, with the line of each link. */
-  async backlinks(path: string): Promise<{ from: string; line: number; raw: string }[]> {
+  async backlinks(path: string): Promise<{ from: string; line: number }[]> {
     const target = normalizeNotePath(path);
     return (await this.linkGraph()).backlinks.get(target) ?? [];
   }
@@ -376,24 +376,21 @@ export class Vault {
     for (const f of files) signature += `${f.path}\u0000${f.mtimeMs}\u0000${f.size}\n`;
     if (this.graphCache?.signature === signature) return this.graphCache.graph;
     const resolver = await this.linkResolver(files);
-    const notes = await this.listNotes();
-    const backlinks = new Map<string, { from: string; line: number; raw: string }[]>();
-    const broken: { path: string; line: number; link: string; target: string }[] = [];
+    const notes = await this.listNotes(files);
+    // The changelog is a log: its links name notes as they were, and would make every edited
+    // note "linked from the changelog". It neither counts as a backlink nor as broken.
+    const linksByPath = new Map<string, ParsedLink[]>();
     for (const note of notes) {
       if (note.problem && note.problem !== 'invalid_frontmatter') continue;
-      // The changelog is a log: its links name notes as they were, and would make every edited
-      // note "linked from the changelog". It neither counts as a backlink nor as broken.
       if (isChangelogPath(this.layout, note.path)) continue;
-      for (const link of note.links) {
+      linksByPath.set(note.path, note.links);
+    }
+    const backlinks = computeBacklinks(linksByPath, resolver);
+    const broken: { path: string; line: number; link: string; target: string }[] = [];
+    for (const [path, links] of linksByPath) {
+      for (const link of links) {
         if (link.target === '' || isExternalTarget(link.target)) continue;
-        const resolved = resolver.resolve(link.target, note.path, link.kind);
-        if (resolved === null) {
-          broken.push({ path: note.path, line: link.line, link: link.raw, target: link.target });
-        } else if (resolved !== note.path) {
-          const list = backlinks.get(resolved) ?? [];
-          list.push({ from: note.path, line: link.line, raw: link.raw });
-          backlinks.set(resolved, list);
-        }
+        if (resolver.resolve(link.target, path, link.kind) === null) broken.push({ path, line: link.line, link: link.raw, target: link.target });
       }
     }
     const graph: LinkGraph = { notes, resolver, backlinks, broken };
@@ -759,7 +756,7 @@ export class Vault {
 export interface LinkGraph {
   notes: Note[];
   resolver: LinkResolver;
-  backlinks: Map<string, { from: string; line: number; raw: string }[]>;
+  backlinks: Map<string, { from: string; line: number }[]>;
   broken: { path: string; line: number; link: string; target: string }[];
 }
 
