@@ -145,7 +145,10 @@ export async function startSession(vault: Vault, input: StartSessionInput): Prom
   const task = maskSecrets(oneLine(requireText(input.task, 'task', 1000), 500)).text;
   const slug = agentSlug(agent);
   const now = vault.clock();
-  const notes = await vault.listNotes();
+  // One walk of the vault serves the project match, what to read first and what changed since.
+  const files = await vault.listFiles();
+  const notes = await vault.listNotes(files);
+  const resolver = await vault.linkResolver(files);
   const project = matchProject(notes, { project: input.project, repo: input.repo });
   const messages: string[] = [];
   if (!project && (input.project || input.repo)) {
@@ -175,8 +178,8 @@ export async function startSession(vault: Vault, input: StartSessionInput): Prom
       if (!isVaultError(error, 'conflict') || attempt === 4) throw error;
     }
   }
-  const readFirstItems = await readFirst(vault, { task, project, excludeSession: id });
-  const since = await sinceLastSession(vault, { slug, now, excludeSession: id });
+  const readFirstItems = await readFirst(vault, { task, project, excludeSession: id, notes, resolver });
+  const since = await sinceLastSession(vault, { slug, now, excludeSession: id, notes });
   if (readFirstItems.length === 0) messages.push('Nothing in the vault matches this task yet: search_notes with your own words before you assume.');
   return {
     session: id,

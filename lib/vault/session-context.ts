@@ -171,9 +171,10 @@ function termsOf(text: string): Set<string> {
  */
 export async function readFirst(
   vault: Vault,
-  input: { task: string; project: ProjectMatch | null; excludeSession?: string },
+  input: { task: string; project: ProjectMatch | null; excludeSession?: string; notes?: Note[]; resolver?: LinkResolver },
 ): Promise<ReadFirstItem[]> {
-  const { notes, resolver } = await vault.linkGraph();
+  const notes = input.notes ?? (await vault.listNotes());
+  const resolver = input.resolver ?? (await vault.linkResolver());
   const items: ReadFirstItem[] = [];
   const item = (note: Note, why: string): ReadFirstItem => ({ path: note.path, title: displayTitle(note), type: note.type, why });
   const project = input.project?.note ?? null;
@@ -249,9 +250,9 @@ function sessionLine(s: Note): string {
  * history): notes they edited, inbox proposals they rejected with their reasons, and edits they
  * reverted. With no previous session, the last 14 days.
  */
-export async function sinceLastSession(vault: Vault, input: { slug: string; now: Date; excludeSession?: string }): Promise<SinceLastSession> {
+export async function sinceLastSession(vault: Vault, input: { slug: string; now: Date; excludeSession?: string; notes?: Note[] }): Promise<SinceLastSession> {
   const actor = `agent:${input.slug}`;
-  const notes = await vault.listNotes();
+  const notes = input.notes ?? (await vault.listNotes());
   let previous: Note | null = null;
   for (const n of notes) {
     if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
@@ -288,7 +289,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
   const seen = new Set<string>();
   const wroteBefore = new Map<string, boolean>();
   const yoursFor = async (path: string) => {
-    if (!wroteBefore.has(path)) wroteBefore.set(path, (await vault.history(path, 100)).some((c) => c.actor === actor));
+    if (!wroteBefore.has(path)) wroteBefore.set(path, index.historyOf(path, 100).some((c) => c.actor === actor));
     return wroteBefore.get(path) ?? false;
   };
   for (const c of commits) {
