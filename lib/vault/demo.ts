@@ -12,7 +12,7 @@ import { openVault, type EditResult, type FileChange, type Op, type Vault } from
 export interface GenerateDemoOptions {
   /** The folder to fill: new, empty, or an earlier demo (which is replaced). */
   dir: string;
-  /** The environment git runs with (the CLI passes process.env). */
+  /** The environment git runs with (the CLI passes its own environment). */
   env: Record<string, string | undefined>;
   /** The last day of the history (local time); only its date counts. */
   anchor: Date;

@@ -26,7 +26,7 @@ export interface GitRepo {
   prefix: string;
   /** The .git folder (absolute). */
   gitDir: string;
-  /** The environment git runs with (passed in by the caller; the vault never reads process.env). */
+  /** The environment git runs with (passed in by the caller; the vault never reads the environment itself). */
   env: Record<string, string | undefined>;
 }
 

@@ -42,7 +42,7 @@ export const MAX_NOTE_BYTES = 4 * 1024 * 1024;
 /** How to open a vault: everything from outside (environment, clock, ids, file system) is passed in. */
 export interface OpenVaultOptions {
   root: string;
-  /** The environment git runs with (the CLI passes process.env). */
+  /** The environment git runs with (the CLI passes its own environment). */
   env: Record<string, string | undefined>;
   clock?: Clock;
   ids?: IdSource;
