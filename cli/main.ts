@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatDate, initVault, inspectLock, readNoteForAgent, searchNotes, type Vault } from '../lib/vault/index';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
-import { generateDemoVault } from '../lib/vault/demo';
+import { defaultDemoAnchor, generateDemoVault } from '../lib/vault/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
 interface Command {
@@ -161,12 +161,12 @@ export const commands: Record<string, Command> = {
   demo: {
     summary: "Make a demo vault: weeks of a small team's history with agents, in a new folder",
     usage:
-      "lucid demo DIR [--anchor YYYY-MM-DD] [--json]\n\n  Writes about five and a half weeks of history ending on the anchor date (default: today)\n  through Lucid's own write path: people, projects, decisions, agent sessions, molted skills,\n  inbox proposals. The same anchor always gives the same files. DIR must be new, empty, or an\n  earlier demo, which is replaced.",
+      "lucid demo DIR [--anchor YYYY-MM-DD] [--json]\n\n  Writes about five and a half weeks of history ending on the anchor date (default: today, or yesterday before 9:00)\n  through Lucid's own write path: people, projects, decisions, agent sessions, molted skills,\n  inbox proposals. The same anchor always gives the same files. DIR must be new, empty, or an\n  earlier demo, which is replaced.",
     options: { ...jsonOption, anchor: { type: 'string' } },
     async run(io, values, positionals) {
       if (positionals.length !== 1) throw new UsageError('demo needs one folder, e.g. lucid demo /tmp/lucid-demo');
       const given = values.anchor as string | undefined;
-      let anchor = new Date();
+      let anchor = defaultDemoAnchor(new Date());
       if (given !== undefined) {
         const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(given);
         const date = parts ? new Date(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3])) : null;

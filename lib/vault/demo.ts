@@ -60,6 +60,19 @@ const MARKER = '.lucid/demo.json';
 /** Days of history before the anchor day (about five and a half weeks). */
 const HISTORY_DAYS = 38;
 
+/** The hour by which the anchor day's last demo edit is made (local time). */
+const ANCHOR_DAY_DONE_HOUR = 9;
+
+/**
+ * The anchor when none is given: today, or yesterday before 9:00, so that no demo commit is dated
+ * later than `now` and the last seven days still hold a week of activity.
+ */
+export function defaultDemoAnchor(now: Date): Date {
+  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  if (now.getHours() < ANCHOR_DAY_DONE_HOUR) day.setDate(day.getDate() - 1);
+  return day;
+}
+
 const ADA = 'human:Ada Lovelace';
 const GRACE = 'human:Grace Hopper';
 type AgentSlug = 'claude-code' | 'cursor' | 'research-bot';
