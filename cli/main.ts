@@ -211,6 +211,14 @@ async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: bool
   } catch (error) {
     checks.push({ name: 'repository state', ok: false, detail: (error as Error).message });
   }
+  const fsync = await gitConfig(vault.repo, 'core.fsync');
+  checks.push({
+    name: 'git durability',
+    ok: true,
+    detail: fsync
+      ? `core.fsync = ${fsync}`
+      : "core.fsync is not set: git's default does not flush loose objects to disk. Lucid flushes the notes it writes itself; to make every commit survive a power cut too: git config core.fsync committed",
+  });
   const lock = await inspectLock(`${vault.stateDir()}/vault`);
   checks.push({
     name: 'vault lock',
