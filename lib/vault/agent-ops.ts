@@ -28,7 +28,7 @@ import {
   type ReadFirstItem,
   type SinceLastSession,
 } from './session-context';
-import type { EditRequest, EditResult, Note, Vault } from './vault';
+import { assertAgentWritable, type EditRequest, type EditResult, type Note, type Vault } from './vault';
 
 /**
  * The memory protocol's operations, shared by the MCP server and the CLI: every write goes through
@@ -37,7 +37,6 @@ import type { EditRequest, EditResult, Note, Vault } from './vault';
  * it did not see goes to the inbox instead. Inputs and results use the tool contract's field names.
  */
 
-const MAX_RETRIES = 200;
 
 /** The inbox flags Lucid sets. */
 export const INBOX_FLAGS = { conflict: 'conflict', secret: 'possible-secret' } as const;
@@ -441,6 +440,26 @@ async function fileProposal(vault: Vault, session: OpenSession, spec: ProposalSp
   throw new VaultError('conflict', 'Could not find a free inbox name; try again.');
 }
 
+/**
+ * Files a write that held a secret as an inbox proposal instead: its secrets already masked, flagged
+ * `possible-secret`, based on the note as it is now, with a sentence on why for the person.
+ */
+function fileSecretProposal(
+  vault: Vault,
+  session: OpenSession,
+  spec: { target: string; action: ProposalSpec['action']; content: string; reason: string; current: Note | null; secrets: SecretFinding[]; also?: string },
+): Promise<{ path: string; result: EditResult }> {
+  return fileProposal(vault, session, {
+    target: spec.target,
+    action: spec.action,
+    content: spec.content,
+    reason: spec.reason,
+    flag: INBOX_FLAGS.secret,
+    baseBlob: spec.current ? blobOfNote(spec.current) : undefined,
+    explanation: `${secretExplanation(session, spec.target, spec.secrets)}${spec.also ? ` ${spec.also}` : ''}`,
+  });
+}
+
 function secretExplanation(session: OpenSession, target: string, findings: SecretFinding[]): string {
   return `${session.actor} wrote this for ${noteLink(target)}, but it held what looks like ${describeSecrets(findings)}. Lucid never commits secrets, so it masked ${findings.length === 1 ? 'it' : 'them'} and put the change here for a person to review. Keep the secret in a secret manager and refer to it by name.`;
 }
@@ -611,7 +630,7 @@ const OP_OF: Record<WriteNoteInput['mode'], 'create' | 'update' | 'append'> = { 
  * vault; the inbox, session notes and skills have their own tools. Schema violations are refused
  * with field and reason. A stale `expected_hash` is a conflict: nothing is overwritten and the
  * agent's version goes to the inbox (flag `conflict`); without `expected_hash`, append and
- * set_fields re-read and retry, since they commute. Content that looks like a secret is never
+ * set_fields are applied to the note as it is under the vault lock, since they commute. Content that looks like a secret is never
  * committed: the write goes to the inbox, masked, with flag `possible-secret`.
  */
 export async function writeNote(vault: Vault, input: WriteNoteInput): Promise<WriteNoteResult> {
@@ -645,18 +664,10 @@ export async function writeNote(vault: Vault, input: WriteNoteInput): Promise<Wr
   const secrets = [...maskedContent.findings, ...maskedFields.findings];
   if (secrets.length > 0) {
     const current = await readIfExists(vault, path);
-    if (current?.problem) throw new VaultError('invalid_frontmatter', `${path} cannot be changed until a person fixes it: ${current.problemMessage}`);
+    if (current) assertAgentWritable(current);
     const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
     const proposed = mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields);
-    const { path: inboxPath, result } = await fileProposal(vault, session, {
-      target: path,
-      action,
-      content: proposed,
-      reason,
-      flag: INBOX_FLAGS.secret,
-      baseBlob: current ? blobOfNote(current) : undefined,
-      explanation: secretExplanation(session, path, secrets),
-    });
+    const { path: inboxPath, result } = await fileSecretProposal(vault, session, { target: path, action, content: proposed, reason, current, secrets });
     return {
       status: 'possible_secret',
       path,
@@ -668,46 +679,44 @@ export async function writeNote(vault: Vault, input: WriteNoteInput): Promise<Wr
     };
   }
 
-  const retry = input.expected_hash === undefined && (mode === 'append' || mode === 'set_fields');
-  for (let attempt = 1; ; attempt += 1) {
-    const current = await readIfExists(vault, path);
-    if (current?.problem) {
-      throw new VaultError(current.problem === 'invalid_frontmatter' ? 'invalid_frontmatter' : 'binary', `${path} cannot be changed by an agent until a person fixes it: ${current.problemMessage}`);
-    }
-    if (!current && mode !== 'create') {
-      throw new VaultError('not_found', `${path} does not exist. Use mode create to make it${mode === 'replace' ? '' : ' (content is the whole note)'}.`, { field: 'path' });
-    }
-    const stale = (current && mode === 'create') || (input.expected_hash !== undefined && current && current.hash !== input.expected_hash);
-    if (stale && current) return conflictToInbox(vault, session, { path, mode, current, content, fields, expectedHash: input.expected_hash, reason });
-    const text = withBom(mode === 'append' || mode === 'set_fields' ? current : null, composeWrite(vault, mode, current?.text ?? null, content, fields));
-    vault.validateText(path, text);
-    try {
-      const result = await commitAs(vault, session, {
-        op: OP_OF[mode],
+  const live = input.expected_hash === undefined && (mode === 'append' || mode === 'set_fields');
+  const current = await readIfExists(vault, path);
+  if (current) assertAgentWritable(current);
+  if (!current && mode !== 'create') {
+    throw new VaultError('not_found', `${path} does not exist. Use mode create to make it${mode === 'replace' ? '' : ' (content is the whole note)'}.`, { field: 'path' });
+  }
+  const stale = (current && mode === 'create') || (input.expected_hash !== undefined && current && current.hash !== input.expected_hash);
+  if (stale && current) return conflictToInbox(vault, session, { path, mode, current, content, fields, expectedHash: input.expected_hash, reason });
+  const text = withBom(mode === 'append' || mode === 'set_fields' ? current : null, composeWrite(vault, mode, current?.text ?? null, content, fields));
+  vault.validateText(path, text);
+  // Without an expected hash, an append or a field change is made on the note as it is under the
+  // vault lock, so concurrent writers never conflict with each other.
+  const change: EditRequest['changes'][number] = live
+    ? {
         path,
-        reason,
-        changes: [{ path, content: text, expectedHash: current ? current.hash : null }],
-      });
-      observeWrites(vault, session, [path], result.editId);
-      return {
-        status: 'written',
-        path,
-        edit_id: result.editId,
-        commit: result.commit,
-        hash: result.hashes[path] ?? null,
-        inbox_path: null,
-        message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).`,
-      };
-    } catch (error) {
-      if (!isVaultError(error, 'conflict')) throw error;
-      if (retry && attempt < MAX_RETRIES) {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 5)));
-        continue;
+        content: (now) => {
+          if (!now) throw new VaultError('not_found', `${path} was deleted while you wrote it; nothing was written.`);
+          return withBom(now, composeWrite(vault, mode, now.text, content, fields));
+        },
       }
-      const now = await readIfExists(vault, path);
-      if (!now) throw new VaultError('conflict', `${path} was deleted while you wrote it; nothing was written.`);
-      return conflictToInbox(vault, session, { path, mode, current: now, content, fields, expectedHash: input.expected_hash ?? current?.hash, reason });
-    }
+    : { path, content: text, expectedHash: current ? current.hash : null };
+  try {
+    const result = await commitAs(vault, session, { op: OP_OF[mode], path, reason, changes: [change] });
+    observeWrites(vault, session, [path], result.editId);
+    return {
+      status: 'written',
+      path,
+      edit_id: result.editId,
+      commit: result.commit,
+      hash: result.hashes[path] ?? null,
+      inbox_path: null,
+      message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).`,
+    };
+  } catch (error) {
+    if (!isVaultError(error, 'conflict')) throw error;
+    const now = await readIfExists(vault, path);
+    if (!now) throw new VaultError('conflict', `${path} was deleted while you wrote it; nothing was written.`);
+    return conflictToInbox(vault, session, { path, mode, current: now, content, fields, expectedHash: input.expected_hash ?? current?.hash, reason });
   }
 }
 
@@ -832,13 +841,14 @@ export async function recordDecision(vault: Vault, input: RecordDecisionInput): 
   const reason = safeReason(`${mask(title)}${replaced ? ` (supersedes ${basenameOf(replaced.path)})` : ''}`);
 
   if (secrets.length > 0) {
-    const { path: inboxPath, result } = await fileProposal(vault, session, {
+    const { path: inboxPath, result } = await fileSecretProposal(vault, session, {
       target: path,
       action: 'create',
       content: text,
       reason,
-      flag: INBOX_FLAGS.secret,
-      explanation: `${secretExplanation(session, path, secrets)}${replaced ? ` It would also mark ${noteLink(replaced.path)} as superseded.` : ''}`,
+      current: null,
+      secrets,
+      also: replaced ? `It would also mark ${noteLink(replaced.path)} as superseded.` : undefined,
     });
     return {
       status: 'possible_secret',
@@ -953,14 +963,13 @@ export async function moltSkill(vault: Vault, input: MoltSkillInput): Promise<Mo
   };
   const secrets = [...maskedContent.findings, ...maskedTrigger.findings];
   if (secrets.length > 0) {
-    const { path: inboxPath, result } = await fileProposal(vault, session, {
+    const { path: inboxPath, result } = await fileSecretProposal(vault, session, {
       target: path,
       action: current ? 'update' : 'create',
       content: compose(maskedContent.text, maskedTrigger.text, current, to),
       reason,
-      flag: INBOX_FLAGS.secret,
-      baseBlob: current ? blobOfNote(current) : undefined,
-      explanation: secretExplanation(session, path, secrets),
+      current,
+      secrets,
     });
     return {
       status: 'possible_secret',

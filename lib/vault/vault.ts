@@ -90,7 +90,11 @@ export interface Note {
 /** One file an edit changes: its new text (null deletes it) and the hash it was based on. */
 export interface FileChange {
   path: string;
-  content: string | null;
+  /**
+   * The new text (null deletes the file), or a function that computes it from the note as it is
+   * under the vault lock (null when absent): a change that cannot conflict, such as an append.
+   */
+  content: string | null | ((current: Note | null) => string | null);
   /** sha256 the file must still have; null: it must not exist; undefined: not checked. */
   expectedHash?: string | null;
 }
@@ -541,19 +545,16 @@ export class Vault {
               );
             }
           }
-          if (current && change.path.toLowerCase().endsWith('.md') && !request.actor.startsWith('human:')) {
-            const existing = buildNote(change.path, current.bytes, 0);
-            if (existing.problem) {
-              const code = existing.problem === 'invalid_frontmatter' ? 'invalid_frontmatter' : existing.problem === 'too_large' ? 'too_large' : 'binary';
-              throw new VaultError(code, `${change.path} cannot be changed by an agent until a person fixes it: ${existing.problemMessage}`, { path: change.path });
-            }
-          }
+          const isAgentNote = Boolean(current) && change.path.toLowerCase().endsWith('.md') && !request.actor.startsWith('human:');
+          const existing = current && (isAgentNote || typeof change.content === 'function') ? buildNote(change.path, current.bytes, 0) : null;
+          if (existing && isAgentNote) assertAgentWritable(existing);
+          const content = typeof change.content === 'function' ? change.content(existing) : change.content;
           let bytes: Uint8Array | null = null;
-          if (change.content !== null) {
-            if (typeof change.content !== 'string') throw new VaultError('invalid_input', 'Content must be text.');
-            bytes = Buffer.from(change.content, 'utf8');
+          if (content !== null) {
+            if (typeof content !== 'string') throw new VaultError('invalid_input', 'Content must be text.');
+            bytes = Buffer.from(content, 'utf8');
             if (bytes.length > MAX_NOTE_BYTES) throw new VaultError('too_large', `${change.path} would be larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB.`);
-            if (change.path.toLowerCase().endsWith('.md') && !request.skipValidation) this.validateText(change.path, change.content);
+            if (change.path.toLowerCase().endsWith('.md') && !request.skipValidation) this.validateText(change.path, content);
           } else if (!current) {
             throw new VaultError('not_found', `No file ${change.path} to delete.`);
           }
@@ -766,6 +767,16 @@ export interface LintReport {
   violations: Violation[];
   unparseable: { path: string; problem: NoteProblem; message: string }[];
   brokenLinks: { path: string; line: number; link: string; target: string }[];
+}
+
+/**
+ * Refuses an agent's change to a note Lucid cannot read (bad front matter, binary or undecodable
+ * bytes, too large): such notes are never rewritten until a person fixes them.
+ */
+export function assertAgentWritable(note: Note): void {
+  if (!note.problem) return;
+  const code = note.problem === 'invalid_frontmatter' ? 'invalid_frontmatter' : note.problem === 'too_large' ? 'too_large' : 'binary';
+  throw new VaultError(code, `${note.path} cannot be changed by an agent until a person fixes it: ${note.problemMessage}`, { path: note.path });
 }
 
 /** Parses a note's bytes into a {@link Note}; problems are recorded, never thrown. */

@@ -335,6 +335,26 @@ describe('a person\'s uncommitted work', () => {
   });
 });
 
+describe('changes computed under the lock', () => {
+  it('two writers appending with a function of the current note from a start barrier both land, without a conflict', async () => {
+    const tv = tempVault({ [NOTE]: NOTE_TEXT });
+    const [a, b] = [await openIn(tv), await openIn(tv)];
+    let go!: () => void;
+    const barrier = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const append = (vault: Vault, line: string) =>
+      barrier.then(() => edit(vault, { op: 'append', changes: [{ path: NOTE, content: (now) => `${now?.text ?? ''}${line}\n` }] }));
+    const both = Promise.all([append(a, '- from a'), append(b, '- from b')]);
+    go();
+    await both;
+    const text = tv.read(NOTE);
+    expect(text.split('\n').filter((l) => l === '- from a')).toHaveLength(1);
+    expect(text.split('\n').filter((l) => l === '- from b')).toHaveLength(1);
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+  });
+});
+
 describe('line-ending filters', () => {
   it('a CRLF note in a text=auto repository is not mistaken for a person\'s uncommitted edit', async () => {
     const tv = tempVault({ '.gitattributes': '* text=auto\n', 'notes/win.md': 'line one\r\nline two\r\n' });

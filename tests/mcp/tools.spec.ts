@@ -293,7 +293,7 @@ describe('write_note', () => {
     expect(inbox).toMatch(/````markdown\n---\nupdated: \d{4}-\d{2}-\d{2}\n---\n\n# Handbook\n\nThe agent's version\.\n````\n$/);
   });
 
-  it('without expected_hash, append re-reads and retries instead of failing on a concurrent change', async () => {
+  it('without expected_hash, append is applied to the note as it is under the lock, never failing on a concurrent change', async () => {
     const { tv, vault, mcp } = await setup();
     const session = await start(mcp);
     const calls = Array.from({ length: 6 }, (_, i) => mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: `- item ${i}`, reason: `item ${i}` }));
