@@ -32,7 +32,7 @@ export const dashboardCommands = {
     async run(io: Io, values: Values) {
       if (!existsSync(DEMO_DIR) || readdirSync(DEMO_DIR).length === 0) {
         io.err(`Generating the demo vault in ${DEMO_DIR} (first run)…`);
-        const { defaultDemoAnchor, generateDemoVault } = await import('../lib/vault/demo');
+        const { defaultDemoAnchor, generateDemoVault } = await import('../lib/demo/demo');
         await generateDemoVault({ dir: DEMO_DIR, env: io.env, anchor: defaultDemoAnchor(new Date()), fallbackUser: fallbackUser(io.env) });
       }
       return serve(io, { vaultRoot: DEMO_DIR, port: portOf(values) });

@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { formatDate, initVault, inspectLock, readNoteForAgent, searchNotes, type Vault } from '../lib/vault/index';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
-import { defaultDemoAnchor, generateDemoVault } from '../lib/vault/demo';
+import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
 interface Command {
@@ -196,7 +196,7 @@ function limitOf(value: string | boolean | undefined, max: number): number | und
 }
 
 async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: boolean; detail: string }[]> {
-  const { gitConfig, assertWritableRepo } = await import('../lib/vault/git');
+  const { gitConfig, assertWritableRepo } = await import('../lib/vault/git/repo');
   const checks: { name: string; ok: boolean; detail: string }[] = [];
   const name = await gitConfig(vault.repo, 'user.name');
   const email = await gitConfig(vault.repo, 'user.email');

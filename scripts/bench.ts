@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { initVault, openVault } from '../lib/vault/index';
-import { endSession, searchNotes, startSession } from '../lib/vault/agent-ops';
+import { endSession, searchNotes, startSession } from '../lib/vault/index';
 
 const { values } = parseArgs({ options: { notes: { type: 'string', default: '20000' }, keep: { type: 'string' } } });
 const count = Number(values.notes);

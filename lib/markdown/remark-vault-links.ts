@@ -2,7 +2,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import type { Definition, Image, Link, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from 'mdast';
-import { isExternalTarget, type LinkKind } from '../vault/links';
+import { isExternalTarget, type LinkKind } from '../vault/notes/links';
 import { stripComments } from './comments';
 import {
   fileHref,

@@ -1,4 +1,4 @@
-import { findWikilinks as scanWikilinks } from '../vault/links';
+import { findWikilinks as scanWikilinks } from '../vault/notes/links';
 
 /** One `[[...]]` or `![[...]]` in a run of text. */
 export interface WikilinkToken {

@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import nodePath from 'node:path';
 import { z } from 'zod';
+import { VaultError } from './errors';
+import { normalizeVaultPath } from './notes/paths';
 
 /** Where each part of Lucid's layout lives in a vault; `lucid.json` overrides the defaults. */
 export const layoutSchema = z.object({
@@ -41,3 +45,20 @@ export function isChangelogPath(layout: VaultLayout, path: string): boolean {
   const prefix = `${layout.changelogArchive}/`;
   return path.startsWith(prefix) && /^\d{4}-\d{2}\.md$/.test(path.slice(prefix.length));
 }
+
+/** Reads `lucid.json`; a broken one is an error that names the file, never silently the defaults. */
+export function readLayout(root: string): VaultLayout {
+  const file = nodePath.join(root, CONFIG_FILE);
+  if (!existsSync(file)) return DEFAULT_LAYOUT;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new VaultError('invalid_input', `${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = lucidConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new VaultError('invalid_input', `${CONFIG_FILE} is not a valid Lucid configuration: ${parsed.error.issues[0]?.message}`);
+  for (const value of Object.values(parsed.data.paths)) normalizeVaultPath(value);
+  return parsed.data.paths;
+}
+

@@ -4,14 +4,16 @@ import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
 import { VaultError } from './errors';
-import { hashBytes } from './frontmatter';
-import { gitConfig, runGit, runGitSilent } from './git';
+import { hashBytes } from './notes/frontmatter';
+import { gitConfig, runGit, runGitSilent } from './git/repo';
 import type { Clock, IdSource } from './ids';
-import { createLinkResolver, parseLinks, type LinkKind } from './links';
-import { parseFrontmatter } from './frontmatter';
-import { memoryProtocol } from './protocol';
-import { describeSecrets, findSecrets } from './secrets';
-import { openVault, readLayout, type FileChange, type OpenVaultOptions } from './vault';
+import { createLinkResolver, parseLinks, type LinkKind } from './notes/links';
+import { parseFrontmatter } from './notes/frontmatter';
+import { memoryProtocol } from './agents/protocol';
+import { describeSecrets, findSecrets } from './write/secrets';
+import { openVault, type OpenVaultOptions } from './vault';
+import { readLayout } from './config';
+import { type FileChange } from './write/edit-types';
 
 /** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
 export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';

@@ -1,5 +1,5 @@
 import type { Vault } from './vault';
-import { NOTE_TYPES, type NoteType } from './schema';
+import { NOTE_TYPES, type NoteType } from './notes/schema';
 
 /** The overview's figures, all computed from the files and the commit index. */
 export interface VaultSummary {

@@ -1,15 +1,20 @@
 import nodePath from 'node:path';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { ioError, writeFileAtomic } from './atomic';
-import { addChangelogLine, formatChangelogLine, oneLine } from './changelog';
-import { CONFIG_FILE, DEFAULT_LAYOUT, isChangelogPath, lucidConfigSchema, systemPrefixes, type VaultLayout } from './config';
-import { VaultError } from './errors';
 import {
-  decodeNoteBytes,
-  hashBytes,
-  parseFrontmatter,
-  type FrontmatterData,
-} from './frontmatter';
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+} from 'node:fs';
+import { ioError, writeFileAtomic } from './write/atomic';
+import { addChangelogLine, formatChangelogLine, oneLine } from './git/changelog';
+import {
+  CONFIG_FILE,
+  isChangelogPath,
+  systemPrefixes,
+  type VaultLayout,
+} from './config';
+import { VaultError } from './errors';
+import { hashBytes, parseFrontmatter } from './notes/frontmatter';
 import { nodeFs, type VaultFs } from './fs';
 import {
   assertWritableRepo,
@@ -20,25 +25,54 @@ import {
   openRepo,
   type GitIdentity,
   type GitRepo,
-} from './git';
-import { cryptoIds, formatDate, newEditId, type Clock, type IdSource } from './ids';
-import { computeBacklinks, createLinkResolver, isExternalTarget, parseLinks, type LinkResolver, type ParsedLink } from './links';
-import { withVaultLock, type LockOptions } from './lock';
-import { basenameOf, isInside, normalizeNotePath, normalizeVaultPath, TEMP_PREFIX } from './paths';
-import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
-import { SearchIndex, type IndexableNote, type SearchHit, type SearchOptions } from './search-index';
-import { linkTarget } from './note-formats';
-import { isSessionId } from './sessions';
-import { CommitIndex, type CommitQuery, type CommitRecord } from './commit-index';
-import { resolveCommit, runGit } from './git';
-
-/** What an edit does, as its commit's `Lucid-Op` trailer and its changelog line name it. */
-export const OPS = ['create', 'update', 'append', 'delete', 'accept', 'reject', 'revert', 'molt', 'archive', 'merge', 'init', 'eval', 'report'] as const;
-export type Op = (typeof OPS)[number];
-
-/** Notes larger than this are listed and shown as text but not parsed, indexed or rewritten. */
-export const MAX_NOTE_BYTES = 4 * 1024 * 1024;
-
+} from './git/repo';
+import {
+  cryptoIds,
+  formatDate,
+  newEditId,
+  type Clock,
+  type IdSource,
+} from './ids';
+import {
+  computeBacklinks,
+  createLinkResolver,
+  isExternalTarget,
+  type LinkResolver,
+  type ParsedLink,
+} from './notes/links';
+import { withVaultLock, type LockOptions } from './write/lock';
+import {
+  isInside,
+  normalizeNotePath,
+  normalizeVaultPath,
+  TEMP_PREFIX,
+} from './notes/paths';
+import { validateFrontmatter, type Violation } from './notes/schema';
+import {
+  SearchIndex,
+  type IndexableNote,
+  type SearchHit,
+  type SearchOptions,
+} from './search/search-index';
+import { isSessionId } from './agents/sessions';
+import { CommitIndex, type CommitQuery, type CommitRecord } from './git/commit-index';
+import { resolveCommit, runGit } from './git/repo';
+import {
+  assertAgentWritable,
+  buildNote,
+  MAX_NOTE_BYTES,
+  type Note,
+  type NoteProblem,
+  type VaultFile,
+} from './notes/note';
+import { toIndexable } from './search/indexable';
+import {
+  OPS,
+  type EditRequest,
+  type EditResult,
+  type Op,
+} from './write/edit-types';
+import { readLayout } from './config';
 /** How to open a vault: everything from outside (environment, clock, ids, file system) is passed in. */
 export interface OpenVaultOptions {
   root: string;
@@ -53,77 +87,6 @@ export interface OpenVaultOptions {
   /** The layout to use instead of reading lucid.json (`lucid init`, before it writes lucid.json). */
   layout?: VaultLayout;
 }
-
-/** A file of the vault as the listing sees it. */
-export interface VaultFile {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
-
-/** Why a note cannot be parsed (it is still listed and readable as text where it is text). */
-export type NoteProblem = 'invalid_frontmatter' | 'binary' | 'invalid_utf8' | 'too_large';
-
-/** A note as every consumer sees it: never raw gray-matter output. */
-export interface Note {
-  path: string;
-  title: string;
-  size: number;
-  mtimeMs: number;
-  /** sha256 of the file's bytes: pass it back as `expectedHash` when writing. */
-  hash: string;
-  /** The text (without a byte-order mark), or null for binary and undecodable files. */
-  text: string | null;
-  /** Whether the file starts with a UTF-8 byte-order mark (writes keep it). */
-  bom: boolean;
-  frontmatter: FrontmatterData;
-  body: string;
-  /** The `type` field as written (any string), and whether it is one of Lucid's. */
-  type: string | null;
-  lucidType: NoteType | null;
-  problem: NoteProblem | null;
-  problemMessage: string | null;
-  violations: Violation[];
-  links: ParsedLink[];
-}
-
-/** One file an edit changes: its new text (null deletes it) and the hash it was based on. */
-export interface FileChange {
-  path: string;
-  /**
-   * The new text (null deletes the file), or a function that computes it from the note as it is
-   * under the vault lock (null when absent): a change that cannot conflict, such as an append.
-   */
-  content: string | null | ((current: Note | null) => string | null);
-  /** sha256 the file must still have; null: it must not exist; undefined: not checked. */
-  expectedHash?: string | null;
-}
-
-/** An edit: exactly one commit with its changelog line. */
-export interface EditRequest {
-  actor: string;
-  op: Op;
-  /** The note the edit is about (commit subject and changelog link). */
-  path: string;
-  reason: string;
-  session?: string;
-  changes: FileChange[];
-  /** Extra trailers after the standard ones, e.g. ['Lucid-Molt', 'triage 2->3']. */
-  trailers?: [string, string][];
-  /** Skip the schema check (accepting a person's own text, restoring history). */
-  skipValidation?: boolean;
-}
-
-/** What an edit produced. */
-export interface EditResult {
-  editId: string;
-  commit: string;
-  /** New sha256 of each changed path (null when deleted). */
-  hashes: Record<string, string | null>;
-  /** The commit that first saved a person's uncommitted version, when there was one. */
-  savedPersonCommit: string | null;
-}
-
 const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
 
 interface CachedNote {
@@ -768,114 +731,6 @@ export interface LintReport {
   unparseable: { path: string; problem: NoteProblem; message: string }[];
   brokenLinks: { path: string; line: number; link: string; target: string }[];
 }
-
-/**
- * Refuses an agent's change to a note Lucid cannot read (bad front matter, binary or undecodable
- * bytes, too large): such notes are never rewritten until a person fixes them.
- */
-export function assertAgentWritable(note: Note): void {
-  if (!note.problem) return;
-  const code = note.problem === 'invalid_frontmatter' ? 'invalid_frontmatter' : note.problem === 'too_large' ? 'too_large' : 'binary';
-  throw new VaultError(code, `${note.path} cannot be changed by an agent until a person fixes it: ${note.problemMessage}`, { path: note.path });
-}
-
-/** Parses a note's bytes into a {@link Note}; problems are recorded, never thrown. */
-export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
-  const base: Note = {
-    path,
-    title: basenameOf(path),
-    size: bytes.length,
-    mtimeMs,
-    hash: hashBytes(bytes),
-    text: null,
-    bom: false,
-    frontmatter: {},
-    body: '',
-    type: null,
-    lucidType: null,
-    problem: null,
-    problemMessage: null,
-    violations: [],
-    links: [],
-  };
-  const decoded = decodeNoteBytes(bytes);
-  if (!decoded.ok) return { ...base, problem: decoded.reason, problemMessage: decoded.message };
-  base.text = decoded.text;
-  base.bom = decoded.bom;
-  if (bytes.length > MAX_NOTE_BYTES) {
-    return { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` };
-  }
-  const parsed = parseFrontmatter(decoded.text);
-  if (!parsed.ok) {
-    return {
-      ...base,
-      body: parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text,
-      problem: 'invalid_frontmatter',
-      problemMessage: parsed.error,
-      links: safeLinks(parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text),
-    };
-  }
-  const data = parsed.data;
-  const type = typeof data.type === 'string' ? data.type : null;
-  const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : base.title;
-  return {
-    ...base,
-    title,
-    frontmatter: data,
-    body: parsed.parts.body,
-    type,
-    lucidType: isLucidType(type) ? type : null,
-    violations: validateFrontmatter(path, data),
-    links: safeLinks(parsed.parts.body, data),
-  };
-}
-
-function safeLinks(body: string, data?: FrontmatterData): ParsedLink[] {
-  try {
-    return parseLinks(body, data);
-  } catch {
-    return [];
-  }
-}
-
-function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
-}
-
-function flatten(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flatten).join(' ');
-  return String(value);
-}
-
-/** The search index's view of a note. */
-export function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
-  const fm = note.frontmatter;
-  const fields = Object.entries(fm)
-    .filter(([key]) => !['aliases', 'tags', 'title', 'type'].includes(key))
-    .map(([, value]) => flatten(value))
-    .join(' ');
-  let project: string | null = null;
-  const projectLink = linkTarget(fm.project);
-  if (projectLink) project = resolver.resolve(projectLink, note.path, 'frontmatter');
-  if (note.lucidType === 'project') project = note.path;
-  const body = note.body ?? '';
-  return {
-    path: note.path,
-    hash: note.hash,
-    title: note.title,
-    type: note.lucidType,
-    project,
-    aliases: stringsOf(fm.aliases),
-    tags: stringsOf(fm.tags).concat([...body.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1])),
-    headings: [...body.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => m[1]),
-    fields,
-    body: note.problem && note.problem !== 'invalid_frontmatter' ? '' : body,
-  };
-}
-
 /**
  * Opens a vault: canonicalizes the root, finds its git repository (`not_a_repo` with what to do
  * when there is none), reads `lucid.json`, and learns the person's name from git.
@@ -908,23 +763,6 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     lockOptions: options.lock ?? {},
   });
 }
-
-/** Reads `lucid.json`; a broken one is an error that names the file, never silently the defaults. */
-export function readLayout(root: string): VaultLayout {
-  const file = nodePath.join(root, CONFIG_FILE);
-  if (!existsSync(file)) return DEFAULT_LAYOUT;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new VaultError('invalid_input', `${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = lucidConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new VaultError('invalid_input', `${CONFIG_FILE} is not a valid Lucid configuration: ${parsed.error.issues[0]?.message}`);
-  for (const value of Object.values(parsed.data.paths)) normalizeVaultPath(value);
-  return parsed.data.paths;
-}
-
 /** Keeps `.lucid/` out of git even in vaults whose .gitignore does not list it (local exclude). */
 function excludeStateDir(repo: GitRepo): void {
   try {

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoVault, type DemoReport } from '../../lib/vault/demo';
+import { generateDemoVault, type DemoReport } from '../../lib/demo/demo';
 import { isVaultError } from '../../lib/vault/errors';
 import { openVault } from '../../lib/vault/vault';
 import { hashTree } from '../support/fixtures';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../../lib/vault/frontmatter';
+import { parseFrontmatter } from '../../lib/vault/notes/frontmatter';
 import {
   computeBacklinks,
   createLinkResolver,
@@ -9,7 +9,7 @@ import {
   type LinkKind,
   type LinkResolver,
   type ParsedLink,
-} from '../../lib/vault/links';
+} from '../../lib/vault/notes/links';
 
 // The real vaults are read in place and never written: they are read-only fixtures shared by every checkout.
 const vaultsRoot = path.resolve(process.cwd(), '../shared/fixtures/vaults');

@@ -10,7 +10,7 @@ import {
   SearchIndex,
   type FileStamp,
   type IndexableNote,
-} from '../../lib/vault/search-index';
+} from '../../lib/vault/search/search-index';
 
 let dir: string;
 let dbPath: string;

@@ -5,10 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseChangelogLine } from '../../lib/vault/changelog';
+import { parseChangelogLine } from '../../lib/vault/git/changelog';
 import { VaultError } from '../../lib/vault/errors';
 import { nodeFs, type VaultFs } from '../../lib/vault/fs';
-import type { EditRequest, Vault } from '../../lib/vault/vault';
+import type { Vault } from '../../lib/vault/vault';
+import type { EditRequest } from '../../lib/vault/write/edit-types';
 import {
   DEFAULT_START,
   TEST_EMAIL,

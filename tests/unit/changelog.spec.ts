@@ -5,7 +5,7 @@ import {
   oneLine,
   parseChangelogLine,
   type ChangelogEntry,
-} from '../../lib/vault/changelog';
+} from '../../lib/vault/git/changelog';
 
 const entry: ChangelogEntry = {
   date: new Date(2026, 10, 30, 14, 2, 11),

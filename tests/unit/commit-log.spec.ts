@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommitMessage, parseGitLog } from '../../lib/vault/commit-index';
+import { parseCommitMessage, parseGitLog } from '../../lib/vault/git/commit-index';
 
 describe('parseCommitMessage', () => {
   it('reads the trailers of the last paragraph and keeps the reason apart', () => {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import matter from 'gray-matter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VaultError } from '../../lib/vault/errors';
-import { parseFrontmatter, setFrontmatterFields, splitNote } from '../../lib/vault/frontmatter';
+import { parseFrontmatter, setFrontmatterFields, splitNote } from '../../lib/vault/notes/frontmatter';
 
 /** A file path that a payload would create; it must never exist. */
 function canaryPath(): string {

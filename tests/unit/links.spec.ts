@@ -5,7 +5,7 @@ import {
   isExternalTarget,
   parseLinks,
   type ParsedLink,
-} from '../../lib/vault/links';
+} from '../../lib/vault/notes/links';
 
 const raws = (links: ParsedLink[]) => links.map((link) => link.raw);
 

@@ -13,7 +13,7 @@ import {
   slugify,
   stripComments,
 } from '../../lib/markdown';
-import { createLinkResolver } from '../../lib/vault/links';
+import { createLinkResolver } from '../../lib/vault/notes/links';
 
 const VAULT = [
   'index.md',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VaultError, type VaultErrorCode } from '../../lib/vault/errors';
-import { isInside, normalizeNotePath, normalizeVaultPath } from '../../lib/vault/paths';
+import { isInside, normalizeNotePath, normalizeVaultPath } from '../../lib/vault/notes/paths';
 
 function refusal(run: () => unknown): VaultError {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecrets, maskSecrets } from '../../lib/vault/secrets';
+import { findSecrets, maskSecrets } from '../../lib/vault/write/secrets';
 
 describe('the secrets guard', () => {
   it.each([

@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import nodePath from 'node:path';
-import { VaultError } from './errors';
-import { composeNote, hashBytes, setFrontmatterFields, splitNote, type FrontmatterData } from './frontmatter';
-import { blobId, runGit } from './git';
-import { formatDate, formatTime, newSessionId, seededIds, type IdSource } from './ids';
-import { inboxNoteText, inboxNotePath, noteLink as link, sessionNoteParts } from './note-formats';
-import { initVault } from './init';
-import { openVault, type EditResult, type FileChange, type Op, type Vault } from './vault';
+import { VaultError } from '../vault/errors';
+import { composeNote, hashBytes, setFrontmatterFields, splitNote, type FrontmatterData } from '../vault/notes/frontmatter';
+import { blobId, runGit } from '../vault/git/repo';
+import { formatDate, formatTime, newSessionId, seededIds, type IdSource } from '../vault/ids';
+import { inboxNoteText, inboxNotePath, noteLink as link, sessionNoteParts } from '../vault/notes/note-formats';
+import { initVault } from '../vault/init';
+import { openVault, type Vault } from '../vault/vault';
+import { type EditResult, type FileChange, type Op } from '../vault/write/edit-types';
 
 /** How to make a demo vault. */
 export interface GenerateDemoOptions {

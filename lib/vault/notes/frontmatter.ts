@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
 import YAML, { isCollection, isMap, isScalar, type Pair } from 'yaml';
-import { isVaultError, VaultError } from './errors';
+import { isVaultError, VaultError } from '../errors';
 
 /** Front matter larger than this is refused (a note's properties, not a data dump). */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;

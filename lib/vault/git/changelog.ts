@@ -1,4 +1,4 @@
-import { formatMinute } from './ids';
+import { formatMinute } from '../ids';
 
 /** One line of text for a commit message or a changelog line: no line breaks, no control characters. */
 export function oneLine(value: string, max = 300): string {

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import nodePath from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { VaultError } from './errors';
+import { VaultError } from '../errors';
 
 /** The only module that talks to git. Every user path goes after `--`; refs are validated. */
 

@@ -1,5 +1,5 @@
 import lockfile from 'proper-lockfile';
-import { VaultError } from './errors';
+import { VaultError } from '../errors';
 
 /** How long a lock may go without a heartbeat before another process may take it over. */
 export const LOCK_STALE_MS = 10_000;

@@ -1,5 +1,5 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
-import { formatDate, formatTime, slugify } from './ids';
+import { formatDate, formatTime, slugify } from '../ids';
 
 /**
  * The text of the notes Lucid itself writes for agents (inbox proposals and session notes), shared

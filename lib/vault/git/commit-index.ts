@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { runGit, runGitSilent, fromTop, type GitRepo, headCommit } from './git';
+import { runGit, runGitSilent, fromTop, type GitRepo, headCommit } from './repo';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
 export const COMMIT_INDEX_VERSION = 1;

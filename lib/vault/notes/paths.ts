@@ -1,5 +1,5 @@
 import nodePath from 'node:path';
-import { VaultError } from './errors';
+import { VaultError } from '../errors';
 
 /** Folders no Lucid tool ever reads or writes through a note path. */
 const NEVER = ['.git'];

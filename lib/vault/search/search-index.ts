@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { VaultError } from './errors';
+import { VaultError } from '../errors';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
 export interface IndexableNote {

@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import nodePath from 'node:path';
-import { VaultError } from './errors';
-import { formatTime } from './ids';
-import type { Vault } from './vault';
+import { VaultError } from '../errors';
+import { formatTime } from '../ids';
+import type { Vault } from '../vault';
 
 /**
  * Open agent sessions, kept in `.lucid/sessions/<id>.jsonl` (local state, git-ignored) so that any

@@ -1,8 +1,8 @@
 import nodePath from 'node:path';
-import { isVaultError, VaultError } from './errors';
-import type { VaultFs } from './fs';
-import type { IdSource } from './ids';
-import { TEMP_PREFIX } from './paths';
+import { isVaultError, VaultError } from '../errors';
+import type { VaultFs } from '../fs';
+import type { IdSource } from '../ids';
+import { TEMP_PREFIX } from '../notes/paths';
 
 /** Turns a file-system error into a sentence a person can act on. */
 export function ioError(error: unknown, what: string): VaultError {

@@ -1,13 +1,14 @@
-import { isChangelogPath } from './config';
-import { SNAPSHOT_SUBJECT } from './init';
-import { parseFrontmatter } from './frontmatter';
-import { showFile } from './git';
-import { formatDate, formatTime, slugify } from './ids';
-import type { CommitRecord } from './commit-index';
-import type { LinkResolver } from './links';
-import { basenameOf, normalizeVaultPath } from './paths';
-import { tokenizeQuery } from './search-index';
-import type { Note, Vault } from './vault';
+import { isChangelogPath } from '../config';
+import { SNAPSHOT_SUBJECT } from '../init';
+import { parseFrontmatter } from '../notes/frontmatter';
+import { showFile } from '../git/repo';
+import { formatDate, formatTime, slugify } from '../ids';
+import type { CommitRecord } from '../git/commit-index';
+import type { LinkResolver } from '../notes/links';
+import { basenameOf, normalizeVaultPath } from '../notes/paths';
+import { tokenizeQuery } from '../search/search-index';
+import type { Vault } from '../vault';
+import type { Note } from '../notes/note';
 
 /** One note an agent should read before it starts, and why. */
 export interface ReadFirstItem {

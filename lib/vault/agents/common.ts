@@ -1,0 +1,76 @@
+import { oneLine } from '../git/changelog';
+import { VaultError, isVaultError } from '../errors';
+import { hashBytes } from '../notes/frontmatter';
+import { blobId, showFile } from '../git/repo';
+import { slugify } from '../ids';
+import { maskSecrets } from '../write/secrets';
+import { observationTime, observeSession, type OpenSession } from './sessions';
+import { type Vault } from '../vault';
+import { type EditRequest, type EditResult } from '../write/edit-types';
+import { type Note } from '../notes/note';
+
+
+/** The inbox flags Lucid sets. */
+export const INBOX_FLAGS = { conflict: 'conflict', secret: 'possible-secret' } as const;
+
+export function requireText(value: unknown, field: string, max = 10_000): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new VaultError('invalid_input', `${field} is required.`, { field });
+  if (value.length > max) throw new VaultError('invalid_input', `${field} is longer than ${max} characters.`, { field });
+  return value;
+}
+
+/** The slug of an agent's name (`Claude Code` → `claude-code`); `agent:` in front is ignored. */
+export function agentSlug(agent: string): string {
+  const slug = slugify(agent.replace(/^agent:/i, '')).replace(/-+$/, '');
+  if (!slug) throw new VaultError('invalid_input', 'agent must contain letters or digits, e.g. "claude-code".', { field: 'agent' });
+  return slug;
+}
+
+export async function commitAs(vault: Vault, session: OpenSession, request: Omit<EditRequest, 'actor' | 'session'>): Promise<EditResult> {
+  return vault.edit({ ...request, actor: session.actor, session: session.id });
+}
+
+export function observeWrites(vault: Vault, session: OpenSession, paths: string[], editId: string): void {
+  const at = observationTime(vault);
+  for (const path of paths) observeSession(vault, session.id, { kind: 'write', path, at, edit: editId });
+}
+
+export async function readIfExists(vault: Vault, path: string): Promise<Note | null> {
+  try {
+    return await vault.readNote(path);
+  } catch (error) {
+    if (isVaultError(error, 'not_found')) return null;
+    throw error;
+  }
+}
+
+export function blobOfText(text: string): string {
+  return blobId(Buffer.from(text, 'utf8'));
+}
+
+/** The git blob id of a note's file as it is on disk (its byte-order mark included). */
+export function blobOfNote(note: Note): string | undefined {
+  return note.text === null ? undefined : blobOfText(`${note.bom ? '\uFEFF' : ''}${note.text}`);
+}
+
+/** The text of the version of `path` whose sha256 is `sha256`: the file now, or one of its last commits. */
+export async function versionWithHash(vault: Vault, path: string, sha256: string): Promise<string | null> {
+  for (const commit of await vault.history(path, 30)) {
+    const text = await showFile(vault.repo, commit.sha, path);
+    if (text !== null && hashBytes(Buffer.from(text, 'utf8')) === sha256) return text;
+  }
+  return null;
+}
+
+/** Masks secrets in a one-line reason (it becomes a commit message and a changelog line). */
+export function safeReason(reason: string): string {
+  return maskSecrets(oneLine(reason)).text;
+}
+
+export function folderOf(vault: Vault, path: string): 'inbox' | 'sessions' | 'skills' | null {
+  const under = (folder: string) => path === folder || path.startsWith(`${folder}/`);
+  if (under(vault.layout.inbox)) return 'inbox';
+  if (under(vault.layout.sessions)) return 'sessions';
+  if (under(vault.layout.skills)) return 'skills';
+  return null;
+}

@@ -1,0 +1,183 @@
+import { VaultError, isVaultError } from '../errors';
+import { blobId } from '../git/repo';
+import { inboxNotePath, inboxNoteText, noteLink } from '../notes/note-formats';
+import { basenameOf, normalizeVaultPath } from '../notes/paths';
+import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
+import {
+  observationTime,
+  observeSession,
+  requireOpenSession,
+  type OpenSession,
+} from './sessions';
+import { type Vault } from '../vault';
+import { type EditResult } from '../write/edit-types';
+import { type Note } from '../notes/note';
+import {
+  INBOX_FLAGS,
+  blobOfNote,
+  commitAs,
+  folderOf,
+  readIfExists,
+  requireText,
+  safeReason,
+} from './common';
+
+/** Where an agent's write ended up. */
+export type WriteStatus = 'written' | 'conflict' | 'possible_secret';
+
+/** Input of {@link proposeToInbox}. */
+export interface ProposeInput {
+  session: string;
+  target: string;
+  action: 'create' | 'update' | 'append' | 'delete';
+  content: string;
+  reason: string;
+  confidence?: number;
+}
+
+/** What `propose_to_inbox` returns. */
+export interface ProposeResult {
+  status: 'proposed' | 'possible_secret';
+  inbox_path: string;
+  target: string;
+  action: string;
+  flag: string | null;
+  edit_id: string;
+  commit: string;
+  message: string;
+}
+
+interface ProposalSpec {
+  target: string;
+  action: 'create' | 'update' | 'append' | 'delete';
+  content: string;
+  reason: string;
+  confidence?: number;
+  flag?: string;
+  baseBlob?: string;
+  explanation: string;
+}
+
+/** Writes one inbox proposal (a fresh name when another took it in the same second) and records it. */
+export async function fileProposal(vault: Vault, session: OpenSession, spec: ProposalSpec): Promise<{ path: string; result: EditResult }> {
+  for (let attempt = 1; attempt <= 50; attempt += 1) {
+    const now = vault.clock();
+    const path = inboxNotePath(vault.layout.inbox, now, basenameOf(spec.target), attempt);
+    if (await readIfExists(vault, path)) continue;
+    const text = inboxNoteText({
+      proposedBy: session.actor,
+      action: spec.action,
+      target: spec.target,
+      reason: spec.reason,
+      now,
+      session: session.id,
+      sessionsFolder: vault.layout.sessions,
+      confidence: spec.confidence,
+      baseBlob: spec.baseBlob,
+      flag: spec.flag,
+      explanation: spec.explanation,
+      content: spec.content,
+    });
+    try {
+      const result = await commitAs(vault, session, { op: 'create', path, reason: spec.reason, changes: [{ path, content: text, expectedHash: null }] });
+      observeSession(vault, session.id, { kind: 'inbox', path, at: observationTime(vault), edit: result.editId });
+      return { path, result };
+    } catch (error) {
+      if (!isVaultError(error, 'conflict')) throw error;
+    }
+  }
+  throw new VaultError('conflict', 'Could not find a free inbox name; try again.');
+}
+
+/**
+ * Files a write that held a secret as an inbox proposal instead: its secrets already masked, flagged
+ * `possible-secret`, based on the note as it is now, with a sentence on why for the person.
+ */
+export function fileSecretProposal(
+  vault: Vault,
+  session: OpenSession,
+  spec: { target: string; action: ProposalSpec['action']; content: string; reason: string; current: Note | null; secrets: SecretFinding[]; also?: string },
+): Promise<{ path: string; result: EditResult }> {
+  return fileProposal(vault, session, {
+    target: spec.target,
+    action: spec.action,
+    content: spec.content,
+    reason: spec.reason,
+    flag: INBOX_FLAGS.secret,
+    baseBlob: spec.current ? blobOfNote(spec.current) : undefined,
+    explanation: `${secretExplanation(session, spec.target, spec.secrets)}${spec.also ? ` ${spec.also}` : ''}`,
+  });
+}
+
+function secretExplanation(session: OpenSession, target: string, findings: SecretFinding[]): string {
+  return `${session.actor} wrote this for ${noteLink(target)}, but it held what looks like ${describeSecrets(findings)}. Lucid never commits secrets, so it masked ${findings.length === 1 ? 'it' : 'them'} and put the change here for a person to review. Keep the secret in a secret manager and refer to it by name.`;
+}
+
+/**
+ * Sends a proposal to the inbox for a person to accept, edit or reject (nothing in the inbox is
+ * applied without a person). `update` proposals hold the whole proposed note and are checked
+ * against its type's rules; update, append and delete record the target's blob as `base_blob`.
+ * Content that looks like a secret is masked and the proposal flagged `possible-secret`.
+ */
+export async function proposeToInbox(vault: Vault, input: ProposeInput): Promise<ProposeResult> {
+  const session = requireOpenSession(vault, input.session);
+  const target = normalizeVaultPath(requireText(input.target, 'target', 1024), { forWrite: true });
+  if (!['create', 'update', 'append', 'delete'].includes(input.action)) {
+    throw new VaultError('invalid_input', 'action must be create, update, append or delete.', { field: 'action' });
+  }
+  const reason = safeReason(requireText(input.reason, 'reason', 1000));
+  if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
+    throw new VaultError('invalid_input', 'confidence must be between 0 and 1.', { field: 'confidence' });
+  }
+  const content = typeof input.content === 'string' ? input.content : '';
+  if (input.action !== 'delete' && content.trim() === '') throw new VaultError('invalid_input', 'content is required (the proposed text).', { field: 'content' });
+  if (folderOf(vault, target) === 'inbox') throw new VaultError('forbidden', 'A proposal cannot target the inbox itself.');
+  const current = target.toLowerCase().endsWith('.md') ? await readIfExists(vault, target) : null;
+  let baseBlob: string | undefined;
+  if (input.action !== 'create') {
+    let bytes: Buffer;
+    try {
+      bytes = await vault.readFileBytes(target);
+    } catch (error) {
+      if (isVaultError(error, 'not_found')) {
+        throw new VaultError('not_found', `${target} does not exist, so it cannot be ${input.action === 'delete' ? 'deleted' : 'changed'}; propose action create instead.`, { field: 'target' });
+      }
+      throw error;
+    }
+    baseBlob = blobId(bytes);
+  } else if (current) {
+    throw new VaultError('conflict', `${target} already exists; read it and propose action update (the whole new note) or append.`, { field: 'target' });
+  }
+  const masked = maskSecrets(content);
+  if (masked.findings.length === 0 && (input.action === 'create' || input.action === 'update') && target.toLowerCase().endsWith('.md')) {
+    vault.validateText(target, masked.text);
+  }
+  const flag = masked.findings.length > 0 ? INBOX_FLAGS.secret : undefined;
+  const confidence = input.confidence === undefined ? '' : ` (confidence ${input.confidence})`;
+  const explanation = flag
+    ? secretExplanation(session, target, masked.findings)
+    : `${session.actor} proposes to ${input.action} ${noteLink(target)}${confidence}: ${reason}`;
+  const { path, result } = await fileProposal(vault, session, {
+    target,
+    action: input.action,
+    content: masked.text,
+    reason,
+    confidence: input.confidence,
+    flag,
+    baseBlob,
+    explanation,
+  });
+  return {
+    status: flag ? 'possible_secret' : 'proposed',
+    inbox_path: path,
+    target,
+    action: input.action,
+    flag: flag ?? null,
+    edit_id: result.editId,
+    commit: result.commit,
+    message: flag
+      ? `Proposed in ${path}, but your content held what looks like ${describeSecrets(masked.findings)}: it was masked and the proposal flagged possible-secret. Never put secrets in notes.`
+      : `Proposed in ${path}; a person will accept, edit or reject it.`,
+  };
+}
+

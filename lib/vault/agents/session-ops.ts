@@ -1,0 +1,216 @@
+import { oneLine } from '../git/changelog';
+import { VaultError, isVaultError } from '../errors';
+import { composeNote } from '../notes/frontmatter';
+import { formatDate, formatTime, newSessionId } from '../ids';
+import { sessionNoteParts } from '../notes/note-formats';
+import { describeSecrets, maskSecrets } from '../write/secrets';
+import {
+  createSessionState,
+  readOpenSession,
+  removeSessionState,
+  requireOpenSession,
+  summarizeObservations,
+  type SessionObservations,
+  type SessionOwner,
+} from './sessions';
+import {
+  matchProject,
+  projectNames,
+  readFirst,
+  sinceLastSession,
+  type ReadFirstItem,
+  type SinceLastSession,
+} from './session-context';
+import { type Vault } from '../vault';
+import { type EditResult } from '../write/edit-types';
+import { agentSlug, commitAs, requireText } from './common';
+
+/** Input of {@link startSession}. */
+export interface StartSessionInput {
+  agent: string;
+  task: string;
+  project?: string | null;
+  repo?: string | null;
+  owner?: SessionOwner;
+}
+
+/** What `start_session` returns: the session id and what to read first. */
+export interface StartSessionResult {
+  session: string;
+  actor: string;
+  /** Where end_session will write the session note. */
+  session_note: string;
+  task: string;
+  /** The matched project note, or null. */
+  project: string | null;
+  read_first: ReadFirstItem[];
+  since_last_session: SinceLastSession;
+  /** Sentences about what could not be matched, for the agent. */
+  notes: string[];
+}
+
+/**
+ * Starts a session: a new id (`YYYYMMDD-HHMMSS-<slug>-<4>`), its open state in `.lucid/sessions/`,
+ * and what the protocol says to read first, with what people changed since this agent's last session.
+ * Writes nothing to the vault.
+ */
+export async function startSession(vault: Vault, input: StartSessionInput): Promise<StartSessionResult> {
+  const agent = oneLine(requireText(input.agent, 'agent', 100), 100);
+  const task = maskSecrets(oneLine(requireText(input.task, 'task', 1000), 500)).text;
+  const slug = agentSlug(agent);
+  const now = vault.clock();
+  // One walk of the vault serves the project match, what to read first and what changed since.
+  const files = await vault.listFiles();
+  const notes = await vault.listNotes(files);
+  const resolver = await vault.linkResolver(files);
+  const project = matchProject(notes, { project: input.project, repo: input.repo });
+  const messages: string[] = [];
+  if (!project && (input.project || input.repo)) {
+    const names = projectNames(notes);
+    messages.push(
+      `No project note matches ${[input.project && `project "${input.project}"`, input.repo && `repo "${input.repo}"`].filter(Boolean).join(' or ')}. ` +
+        (names.length > 0 ? `Known projects: ${names.slice(0, 20).join(', ')}.` : 'The vault has no project notes yet.') +
+        ` To add one, write_note ${vault.layout.projects}/<name>.md with type: project, name and status.`,
+    );
+  }
+  let id = '';
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    id = newSessionId(now, slug, vault.ids);
+    try {
+      createSessionState(vault, {
+        id,
+        agent,
+        slug,
+        task,
+        project: project?.note.path ?? null,
+        repo: input.repo ? oneLine(input.repo, 500) : null,
+        started: formatTime(now),
+        owner: input.owner ?? { kind: 'library' },
+      });
+      break;
+    } catch (error) {
+      if (!isVaultError(error, 'conflict') || attempt === 4) throw error;
+    }
+  }
+  const readFirstItems = await readFirst(vault, { task, project, excludeSession: id, notes, resolver });
+  const since = await sinceLastSession(vault, { slug, now, excludeSession: id, notes });
+  if (readFirstItems.length === 0) messages.push('Nothing in the vault matches this task yet: search_notes with your own words before you assume.');
+  return {
+    session: id,
+    actor: `agent:${slug}`,
+    session_note: `${vault.layout.sessions}/${id}.md`,
+    task,
+    project: project?.note.path ?? null,
+    read_first: readFirstItems,
+    since_last_session: since,
+    notes: messages,
+  };
+}
+
+/** Input of {@link endSession}. */
+export interface EndSessionInput {
+  session: string;
+  summary: string;
+  outcome?: 'done' | 'partial' | 'abandoned';
+  next_steps?: string[];
+}
+
+/** What `end_session` returns: the session note and what was observed. */
+export interface EndSessionResult {
+  session: string;
+  path: string;
+  outcome: 'done' | 'partial' | 'abandoned';
+  edit_id: string;
+  commit: string;
+  observed: {
+    searched: string[];
+    read: string[];
+    touched: string[];
+    inbox: string[];
+    skills_used: string[];
+    first_search: string | null;
+    first_write: string | null;
+  };
+  message: string;
+}
+
+function observedOf(o: SessionObservations): EndSessionResult['observed'] {
+  return { searched: o.searched, read: o.read, touched: o.touched, inbox: o.inbox, skills_used: o.skillsUsed, first_search: o.firstSearch, first_write: o.firstWrite };
+}
+
+/**
+ * Ends a session: writes `sessions/<id>.md` with the summary, the outcome, the next steps and what
+ * was observed (queries, notes read, notes touched, inbox proposals, skills read, the times of the
+ * first search and the first write), as one commit; then forgets the open state. Secrets in the
+ * summary are masked. Ending a session twice is refused.
+ */
+export async function endSession(vault: Vault, input: EndSessionInput): Promise<EndSessionResult> {
+  const session = requireOpenSession(vault, input.session);
+  const outcome = input.outcome ?? 'done';
+  if (!['done', 'partial', 'abandoned'].includes(outcome)) throw new VaultError('invalid_input', 'outcome must be done, partial or abandoned.', { field: 'outcome' });
+  const summaryMasked = maskSecrets(requireText(input.summary, 'summary', 20_000).trim());
+  const steps = (input.next_steps ?? []).map((s) => maskSecrets(oneLine(String(s), 500))).filter((s) => s.text !== '');
+  const secrets = [...summaryMasked.findings, ...steps.flatMap((s) => s.findings)];
+  const observed = summarizeObservations(session.events);
+  const now = vault.clock();
+  const path = `${vault.layout.sessions}/${session.id}.md`;
+  const { data, body } = sessionNoteParts({
+    agent: session.slug,
+    task: session.task,
+    started: session.started,
+    ended: now,
+    outcome,
+    project: session.project,
+    searched: observed.searched,
+    read: observed.read,
+    touched: observed.touched,
+    inbox: observed.inbox,
+    skillsUsed: observed.skillsUsed,
+    firstSearch: observed.firstSearch,
+    firstWrite: observed.firstWrite,
+    summary: summaryMasked.text,
+    nextSteps: steps.map((s) => s.text),
+  });
+  const text = composeNote({ ...data, created: formatTime(now), updated: formatDate(now) }, body);
+  let result: EditResult;
+  try {
+    result = await commitAs(vault, session, {
+      op: 'create',
+      path,
+      reason: outcome === 'abandoned' ? 'session abandoned: the client went away without end_session' : `session ${outcome}: ${oneLine(summaryMasked.text, 120)}`,
+      changes: [{ path, content: text, expectedHash: null }],
+    });
+  } catch (error) {
+    if (isVaultError(error, 'conflict')) {
+      removeSessionState(vault, session.id);
+      throw new VaultError('conflict', `Session ${session.id} has already ended (its note is ${path}).`);
+    }
+    throw error;
+  }
+  removeSessionState(vault, session.id);
+  const masked = secrets.length > 0 ? ` Your summary held what looks like ${describeSecrets(secrets)}; it was masked before the commit.` : '';
+  return {
+    session: session.id,
+    path,
+    outcome,
+    edit_id: result.editId,
+    commit: result.commit,
+    observed: observedOf(observed),
+    message: `Session ${session.id} ended (${outcome}); its note is ${path}.${masked}`,
+  };
+}
+
+/** Ends the open sessions `ids` as abandoned, each with what was observed; returns the notes written. */
+export async function abandonSessions(vault: Vault, ids: readonly string[], why = 'The client went away without calling end_session.'): Promise<string[]> {
+  const written: string[] = [];
+  for (const id of ids) {
+    if (!readOpenSession(vault, id)) continue;
+    try {
+      const result = await endSession(vault, { session: id, outcome: 'abandoned', summary: `Abandoned: ${why} The properties list what Lucid observed during the session.` });
+      written.push(result.path);
+    } catch (error) {
+      if (!isVaultError(error, 'conflict') && !isVaultError(error, 'not_found')) throw error;
+    }
+  }
+  return written;
+}

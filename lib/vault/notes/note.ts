@@ -1,0 +1,120 @@
+import { VaultError } from '../errors';
+import {
+  decodeNoteBytes,
+  hashBytes,
+  parseFrontmatter,
+  type FrontmatterData,
+} from './frontmatter';
+import { parseLinks, type ParsedLink } from './links';
+import { basenameOf } from './paths';
+import {
+  isLucidType,
+  validateFrontmatter,
+  type NoteType,
+  type Violation,
+} from './schema';
+
+/** Notes larger than this are listed and shown as text but not parsed, indexed or rewritten. */
+export const MAX_NOTE_BYTES = 4 * 1024 * 1024;
+/** A file of the vault as the listing sees it. */
+export interface VaultFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Why a note cannot be parsed (it is still listed and readable as text where it is text). */
+export type NoteProblem = 'invalid_frontmatter' | 'binary' | 'invalid_utf8' | 'too_large';
+
+/** A note as every consumer sees it: never raw gray-matter output. */
+export interface Note {
+  path: string;
+  title: string;
+  size: number;
+  mtimeMs: number;
+  /** sha256 of the file's bytes: pass it back as `expectedHash` when writing. */
+  hash: string;
+  /** The text (without a byte-order mark), or null for binary and undecodable files. */
+  text: string | null;
+  /** Whether the file starts with a UTF-8 byte-order mark (writes keep it). */
+  bom: boolean;
+  frontmatter: FrontmatterData;
+  body: string;
+  /** The `type` field as written (any string), and whether it is one of Lucid's. */
+  type: string | null;
+  lucidType: NoteType | null;
+  problem: NoteProblem | null;
+  problemMessage: string | null;
+  violations: Violation[];
+  links: ParsedLink[];
+}
+
+/**
+ * Refuses an agent's change to a note Lucid cannot read (bad front matter, binary or undecodable
+ * bytes, too large): such notes are never rewritten until a person fixes them.
+ */
+export function assertAgentWritable(note: Note): void {
+  if (!note.problem) return;
+  const code = note.problem === 'invalid_frontmatter' ? 'invalid_frontmatter' : note.problem === 'too_large' ? 'too_large' : 'binary';
+  throw new VaultError(code, `${note.path} cannot be changed by an agent until a person fixes it: ${note.problemMessage}`, { path: note.path });
+}
+
+/** Parses a note's bytes into a {@link Note}; problems are recorded, never thrown. */
+export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
+  const base: Note = {
+    path,
+    title: basenameOf(path),
+    size: bytes.length,
+    mtimeMs,
+    hash: hashBytes(bytes),
+    text: null,
+    bom: false,
+    frontmatter: {},
+    body: '',
+    type: null,
+    lucidType: null,
+    problem: null,
+    problemMessage: null,
+    violations: [],
+    links: [],
+  };
+  const decoded = decodeNoteBytes(bytes);
+  if (!decoded.ok) return { ...base, problem: decoded.reason, problemMessage: decoded.message };
+  base.text = decoded.text;
+  base.bom = decoded.bom;
+  if (bytes.length > MAX_NOTE_BYTES) {
+    return { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` };
+  }
+  const parsed = parseFrontmatter(decoded.text);
+  if (!parsed.ok) {
+    return {
+      ...base,
+      body: parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text,
+      problem: 'invalid_frontmatter',
+      problemMessage: parsed.error,
+      links: safeLinks(parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text),
+    };
+  }
+  const data = parsed.data;
+  const type = typeof data.type === 'string' ? data.type : null;
+  const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : base.title;
+  return {
+    ...base,
+    title,
+    frontmatter: data,
+    body: parsed.parts.body,
+    type,
+    lucidType: isLucidType(type) ? type : null,
+    violations: validateFrontmatter(path, data),
+    links: safeLinks(parsed.parts.body, data),
+  };
+}
+
+function safeLinks(body: string, data?: FrontmatterData): ParsedLink[] {
+  try {
+    return parseLinks(body, data);
+  } catch {
+    return [];
+  }
+}
+
