@@ -1,4 +1,4 @@
-export { stripComments } from './comments';
+export { stripComments } from '../vault/notes/comments';
 export { encodeVaultPath, fileHref, fragmentHref, isImagePath, isNotePath, noteHref, vaultHref } from './hrefs';
 export { rehypeFragmentPrefix } from './rehype-fragment-prefix';
 export { addAnchors, remarkAnchors, type AnchorOptions } from './remark-anchors';
@@ -12,5 +12,5 @@ export {
   type VaultLinksOptions,
 } from './remark-vault-links';
 export { noteSanitizeSchema } from './sanitize-schema';
-export { CLOBBER_PREFIX, anchorId, createSlugger, slugify } from './slug';
+export { CLOBBER_PREFIX, anchorId, createSlugger, headingSlug } from './slug';
 export { findWikilinks, parseImageSize, type WikilinkToken } from './wikilink-syntax';

@@ -3,7 +3,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import type { Definition, Image, Link, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import { isExternalTarget, type LinkKind } from '../vault/notes/links';
-import { stripComments } from './comments';
+import { stripComments } from '../vault/notes/comments';
 import {
   fileHref,
   fragmentHref,
@@ -19,7 +19,7 @@ import { element, isBlockElement, plainText, setHastProperties, text, type Lucid
 import { addAnchors } from './remark-anchors';
 import { transformCallouts } from './remark-callouts';
 import { transformRawHtml } from './remark-raw-html';
-import { slugify } from './slug';
+import { headingSlug } from './slug';
 import { findWikilinks, parseImageSize, type WikilinkToken } from './wikilink-syntax';
 
 /**
@@ -216,9 +216,9 @@ function selectSection(tree: Root, blocks: Map<string, RootContent>, subpath: st
     const block = blocks.get(subpath.slice(1));
     return block ? [block] : [];
   }
-  const wanted = slugify(subpath.split('#').filter(Boolean).pop() ?? '');
+  const wanted = headingSlug(subpath.split('#').filter(Boolean).pop() ?? '');
   const start = tree.children.findIndex(
-    (node) => node.type === 'heading' && slugify(plainText(node)) === wanted,
+    (node) => node.type === 'heading' && headingSlug(plainText(node)) === wanted,
   );
   if (start < 0) return [];
   const heading = tree.children[start] as Extract<RootContent, { type: 'heading' }>;

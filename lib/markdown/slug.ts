@@ -8,7 +8,7 @@ export const CLOBBER_PREFIX = 'user-content-';
  * The anchor slug of a heading, GitHub style: lower case, whitespace to `-`, punctuation and symbols dropped
  * (letters and digits of every script kept). `Über uns!` → `über-uns`. Never empty.
  */
-export function slugify(text: string): string {
+export function headingSlug(text: string): string {
   const slug = text
     .trim()
     .toLowerCase()
@@ -21,7 +21,7 @@ export function slugify(text: string): string {
 export function createSlugger(): (text: string) => string {
   const seen = new Map<string, number>();
   return (text) => {
-    const base = slugify(text);
+    const base = headingSlug(text);
     let slug = base;
     let count = seen.get(base) ?? 0;
     while (seen.has(slug)) slug = `${base}-${++count}`;
@@ -42,5 +42,5 @@ export function anchorId(subpath: string): string {
   const trimmed = subpath.trim();
   if (BLOCK_ID.test(trimmed)) return trimmed;
   const parts = trimmed.split('#').filter((part) => part.trim() !== '');
-  return slugify(parts[parts.length - 1] ?? '');
+  return headingSlug(parts[parts.length - 1] ?? '');
 }

@@ -33,13 +33,8 @@ import {
   type Clock,
   type IdSource,
 } from './ids';
-import {
-  computeBacklinks,
-  createLinkResolver,
-  isExternalTarget,
-  type LinkResolver,
-  type ParsedLink,
-} from './notes/links';
+import { computeBacklinks, createLinkResolver } from './notes/link-resolver';
+import { isExternalTarget, type LinkResolver, type ParsedLink } from './notes/links';
 import { withVaultLock, type LockOptions } from './write/lock';
 import {
   isInside,

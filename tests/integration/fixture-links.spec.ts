@@ -2,9 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../lib/vault/notes/frontmatter';
+import { computeBacklinks, createLinkResolver } from '../../lib/vault/notes/link-resolver';
 import {
-  computeBacklinks,
-  createLinkResolver,
   parseLinks,
   type LinkKind,
   type LinkResolver,

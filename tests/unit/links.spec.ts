@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { stripComments } from '../../lib/vault/notes/comments';
+import { computeBacklinks, createLinkResolver } from '../../lib/vault/notes/link-resolver';
 import {
-  computeBacklinks,
-  createLinkResolver,
   isExternalTarget,
   parseLinks,
   type ParsedLink,
@@ -426,5 +426,31 @@ describe('computeBacklinks', () => {
     expect(backlinks.get('people/ana.md')).toEqual([{ from: 'decisions/use-postgres.md', line: 1 }]);
     expect(backlinks.has('sessions/s1.md')).toBe(false);
     expect([...backlinks.keys()].sort()).toEqual(['people/ana.md', 'projects/atlas.md']);
+  });
+});
+
+describe('one %%-comment rule for links and rendering', () => {
+  const cases = [
+    'Keep [[a]] %%hide [[b]]%% keep [[c]]',
+    'Block\n%%\n[[b]]\n\nstill hidden [[d]]\n%%\nafter [[c]]',
+    'Unclosed %% hides [[b]] and the rest [[d]]',
+    'Code `%%` is text: [[a]] `%%` [[c]]',
+    '```\n%% in a fence\n```\n[[a]] %%[[b]]%%',
+    '%%%% empty comment then [[a]]',
+  ];
+
+  it.each(cases)('what stripComments leaves is exactly what parseLinks counts: %s', (text) => {
+    const counted = raws(parseLinks(text));
+    expect(raws(parseLinks(stripComments(text)))).toEqual(counted);
+    for (const hidden of ['[[b]]', '[[d]]']) {
+      expect(counted).not.toContain(hidden);
+      if (!text.includes('`%%`')) expect(stripComments(text)).not.toContain(hidden);
+    }
+  });
+
+  it('stripComments keeps %% inside code and removes comments across paragraphs', () => {
+    expect(stripComments('a `%%` b %%x%% c')).toBe('a `%%` b  c');
+    expect(stripComments('one\n%%\ntwo\n\nthree\n%%\nfour')).toBe('one\n\nfour');
+    expect(stripComments('open %% to the end')).toBe('open ');
   });
 });

@@ -10,10 +10,10 @@ import {
   findWikilinks,
   noteHref,
   noteSanitizeSchema,
-  slugify,
+  headingSlug,
   stripComments,
 } from '../../lib/markdown';
-import { createLinkResolver } from '../../lib/vault/notes/links';
+import { createLinkResolver } from '../../lib/vault/notes/link-resolver';
 
 const VAULT = [
   'index.md',
@@ -485,9 +485,9 @@ describe('headings and block ids', () => {
     expect(html).not.toContain('>^list1<');
   });
 
-  it('slugify and anchorId agree with GitHub-style slugs', () => {
-    expect(slugify('  Hello, World!  ')).toBe('hello-world');
-    expect(slugify('!!!')).toBe('section');
+  it('headingSlug and anchorId agree with GitHub-style slugs', () => {
+    expect(headingSlug('  Hello, World!  ')).toBe('hello-world');
+    expect(headingSlug('!!!')).toBe('section');
     expect(anchorId('Parent#Child Heading')).toBe('child-heading');
     expect(anchorId('^blk-1')).toBe('^blk-1');
     const slug = createSlugger();

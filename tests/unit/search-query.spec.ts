@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatchExpression, tokenizeQuery } from '../../lib/vault/search/search-index';
+import { buildMatchExpression, tokenizeQuery } from '../../lib/vault/search/query';
 
 describe('tokenizeQuery', () => {
   it('lowercases words and drops stopwords', () => {

@@ -6,7 +6,7 @@ import { formatDate, formatTime, slugify } from '../ids';
 import type { CommitRecord } from '../git/commit-index';
 import type { LinkResolver } from '../notes/links';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
-import { tokenizeQuery } from '../search/search-index';
+import { tokenizeQuery } from '../search/query';
 import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
 

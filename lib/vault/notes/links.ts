@@ -1,6 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
+import { lastStartingBefore, obsidianCommentRanges, rangeContaining, type Range } from './comments';
 
 /** Where a link was written: a `[[wikilink]]`, a `[markdown](link)`, or a `[[link]]` in a front-matter value. */
 export type LinkKind = 'wikilink' | 'markdown' | 'frontmatter';
@@ -36,8 +37,6 @@ export interface LinkResolver {
    */
   resolve(target: string, fromPath: string, kind?: LinkKind): string | null;
 }
-
-type Range = readonly [start: number, end: number];
 
 /** One `[[...]]` or `![[...]]` found in a run of text, with its offsets. */
 export interface WikiMatch {
@@ -108,7 +107,7 @@ export function parseLinks(body: string, frontmatter?: Record<string, unknown>):
   });
   codeRanges.sort((a, b) => a[0] - b[0]);
 
-  const hidden = mergeRanges([...codeRanges, ...htmlComments, ...findCommentRanges(body, codeRanges)]);
+  const hidden = mergeRanges([...codeRanges, ...htmlComments, ...obsidianCommentRanges(body, codeRanges)]);
   const lineOf = lineLocator(body);
 
   const found: { offset: number; link: ParsedLink }[] = [];
@@ -264,31 +263,6 @@ function findHtmlComments(text: string, [start, end]: Range): Range[] {
   return ranges;
 }
 
-/** `%%...%%` outside code; an unclosed `%%` runs to the end of the text. */
-function findCommentRanges(text: string, code: readonly Range[]): Range[] {
-  const ranges: Range[] = [];
-  let from = 0;
-  let openAt = -1;
-  for (;;) {
-    const at = text.indexOf('%%', from);
-    if (at < 0) break;
-    const inCode = rangeContaining(at, code);
-    if (inCode) {
-      from = inCode[1];
-      continue;
-    }
-    if (openAt < 0) {
-      openAt = at;
-    } else {
-      ranges.push([openAt, at + 2]);
-      openAt = -1;
-    }
-    from = at + 2;
-  }
-  if (openAt >= 0) ranges.push([openAt, text.length]);
-  return ranges;
-}
-
 function mergeRanges(ranges: Range[]): Range[] {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
@@ -298,28 +272,6 @@ function mergeRanges(ranges: Range[]): Range[] {
     else merged.push([start, end]);
   }
   return merged;
-}
-
-/** The index of the last range starting at or before `offset` in sorted, non-overlapping ranges; -1 if none. */
-function lastStartingBefore(offset: number, sorted: readonly Range[]): number {
-  let low = 0;
-  let high = sorted.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if (sorted[mid][0] <= offset) {
-      found = mid;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
-  }
-  return found;
-}
-
-function rangeContaining(offset: number, sorted: readonly Range[]): Range | undefined {
-  const range = sorted[lastStartingBefore(offset, sorted)];
-  return range && offset < range[1] ? range : undefined;
 }
 
 function isInside(offset: number, sorted: readonly Range[]): boolean {
@@ -386,175 +338,4 @@ function safeDecode(value: string): string {
 export function isExternalTarget(target: string): boolean {
   const value = target.trim();
   return /^[a-z][a-z0-9+.-]+:(?!\s)/i.test(value) || value.startsWith('//');
-}
-
-/**
- * A resolver over every file in the vault (`allPaths`: vault-relative, `/`-separated, notes `*.md` and
- * attachments alike; `.obsidian/` should be left out). Lookup maps are built once here, so each resolve()
- * is a few map reads, whatever the vault's size.
- *
- * Obsidian's rules, in order:
- * 1. wikilinks and front-matter links: the exact vault path, exact case (`[[folder/name]]` → `folder/name.md`);
- *    markdown links: the path relative to the linking note's folder (`./`, `../` understood);
- * 2. wikilinks: a file of that name in the linking note's own folder (an ancestor folder does not count);
- *    markdown links: the vault path (a leading `/` is the vault root);
- * 3. the file of that name with the shortest path string anywhere in the vault (ties: exact case, then
- *    alphabetical); a target with folders (`folder/name`) only matches that path or paths ending in
- *    `/folder/name.md`.
- * Names match case-insensitively, as in Obsidian; within steps 2 and 3 (and both markdown path steps) an
- * exact-case spelling wins over another spelling of the same path. So a case-mismatched exact path
- * (`[[PEOPLE/ana]]` for `people/ana.md`) is found in step 3, after a same-folder match.
- *
- * A target with no extension gets `.md` (`[[note]]` → `note.md`). A target whose name has an extension
- * (`x.png`, `Books.base`, `Release 1.2`) is looked up as written first, then with `.md`. A wikilink starting
- * with `./` or `../` is resolved relative to the linking note, like a markdown link. An empty target resolves
- * to `fromPath`; an external URL (isExternalTarget) in a markdown link resolves to null.
- */
-export function createLinkResolver(allPaths: readonly string[]): LinkResolver {
-  const exact = new Set<string>();
-  const byLowerPath = new Map<string, string[]>();
-  const byLowerName = new Map<string, string[]>();
-
-  for (const raw of allPaths) {
-    const path = normalizeVaultPath(raw);
-    if (path === '' || exact.has(path)) continue;
-    exact.add(path);
-    pushTo(byLowerPath, path.toLowerCase(), path);
-    pushTo(byLowerName, baseName(path).toLowerCase(), path);
-  }
-  for (const list of byLowerPath.values()) list.sort(compareStrings);
-  for (const list of byLowerName.values()) list.sort((a, b) => a.length - b.length || compareStrings(a, b));
-
-  const lookupPath = (path: string | null): string | null => {
-    if (path === null || path === '') return null;
-    if (exact.has(path)) return path;
-    return byLowerPath.get(path.toLowerCase())?.[0] ?? null;
-  };
-
-  const lookupByName = (name: string): string | null => {
-    const clean = stripDotSegments(name);
-    if (clean === '') return null;
-    const candidates = byLowerName.get(baseName(clean).toLowerCase());
-    if (!candidates) return null;
-    const lower = clean.toLowerCase();
-    const suffix = `/${clean}`;
-    const lowerSuffix = suffix.toLowerCase();
-    const hasFolder = clean.includes('/');
-    let best: string | null = null;
-    for (const path of candidates) {
-      if (best !== null && path.length > best.length) break;
-      const lowerPath = path.toLowerCase();
-      if (hasFolder && lowerPath !== lower && !lowerPath.endsWith(lowerSuffix)) continue;
-      if (path === clean || path.endsWith(suffix)) return path;
-      best ??= path;
-    }
-    return best;
-  };
-
-  const resolveName = (name: string, fromDir: string, kind: LinkKind): string | null => {
-    const relativeSyntax = name.startsWith('./') || name.startsWith('../');
-    const absolute = name.startsWith('/');
-    if (kind === 'markdown' || relativeSyntax) {
-      const relative = absolute ? null : lookupPath(joinPath(fromDir, name));
-      return relative ?? lookupPath(normalizeSegments(name.replace(/^\/+/, ''))) ?? lookupByName(name);
-    }
-    const vaultPath = normalizeSegments(name.replace(/^\/+/, ''));
-    if (vaultPath !== null && exact.has(vaultPath)) return vaultPath;
-    const sameFolder = absolute || fromDir === '' ? null : lookupPath(joinPath(fromDir, name));
-    return sameFolder ?? lookupByName(name);
-  };
-
-  return {
-    resolve(target, fromPath, kind = 'wikilink') {
-      const from = normalizeVaultPath(fromPath);
-      const name = target.trim();
-      if (name === '') return lookupPath(from) ?? (from === '' ? null : from);
-      if (kind === 'markdown' && isExternalTarget(name)) return null;
-      const fromDir = dirName(from);
-      for (const candidate of candidateFileNames(name)) {
-        const hit = resolveName(candidate, fromDir, kind);
-        if (hit !== null) return hit;
-      }
-      return null;
-    },
-  };
-}
-
-/**
- * Backlinks for every linked note: target path → the notes linking to it, with the line of each link
- * (0 for a front-matter link), sorted by source path then line. A note's links to itself (`[[#Heading]]`)
- * are left out, and so are unresolved links and external URLs.
- */
-export function computeBacklinks(
-  linksByPath: ReadonlyMap<string, readonly ParsedLink[]>,
-  resolver: LinkResolver,
-): Map<string, { from: string; line: number }[]> {
-  const backlinks = new Map<string, { from: string; line: number }[]>();
-  for (const [from, links] of linksByPath) {
-    for (const link of links) {
-      if (link.kind === 'markdown' && isExternalTarget(link.target)) continue;
-      const to = resolver.resolve(link.target, from, link.kind);
-      if (to === null || to === from) continue;
-      pushTo(backlinks, to, { from, line: link.line });
-    }
-  }
-  for (const list of backlinks.values()) {
-    list.sort((a, b) => compareStrings(a.from, b.from) || a.line - b.line);
-  }
-  return backlinks;
-}
-
-function candidateFileNames(name: string): string[] {
-  if (name.toLowerCase().endsWith('.md')) return [name];
-  return /\.[^.\s/]+$/.test(baseName(name)) ? [name, `${name}.md`] : [`${name}.md`];
-}
-
-function normalizeVaultPath(path: string): string {
-  return path.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '').replace(/\/{2,}/g, '/');
-}
-
-/** Resolves `.` and `..`; null when the path climbs above the vault root. */
-function normalizeSegments(path: string): string | null {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else {
-      out.push(segment);
-    }
-  }
-  return out.join('/');
-}
-
-function joinPath(dir: string, relative: string): string | null {
-  return normalizeSegments(dir === '' ? relative : `${dir}/${relative}`);
-}
-
-/** `../../a/b.md` → `a/b.md`: the part of a relative path a by-name lookup can use. */
-function stripDotSegments(path: string): string {
-  return path
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..')
-    .join('/');
-}
-
-function dirName(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultError } from '../errors';
+import { buildMatchExpression, scanQuery } from './query';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
 export interface IndexableNote {
@@ -93,82 +94,10 @@ export const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze([
   'evals/',
 ]);
 
-/**
- * Words that carry no meaning in a question. Content words that read like stopwords in a technical
- * memory (`up`, `down`, `out`, `over`, `done`, `get`, `new`, `us`, `won`) are deliberately kept.
- */
-const STOPWORDS: ReadonlySet<string> = new Set(
-  `a about above after again against all also am an and any anything are as at be because been
-  before being below between both but by can could d did do does doing during each either else ever
-  every few for from further had has have having he her here hers herself him himself his how i if
-  in into is it its itself just let ll m me might more most must my myself neither no nor not of on
-  once only or other our ours ourselves own please re s same shall she should so some something such
-  t tell than that the their theirs them themselves then there these they this those through to too
-  until ve very was we were what whatever when where whether which while who whom whose why will
-  with would yet you your yours yourself yourselves`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-/** English contractions, so that `didn't` is `did` + `not` and `don't` never becomes the name Don. */
-const CONTRACTIONS: readonly [RegExp, string][] = [
-  [/\b(?:won|can|shan)['’]t(?![\p{L}\p{N}])/gu, ' not '],
-  [/n['’]t(?![\p{L}\p{N}])/gu, ' not '],
-  [/(?<=[\p{L}\p{N}])['’](?:s|re|ve|ll|d|m)(?![\p{L}\p{N}])/gu, ' '],
-];
-
-/** A word as SQLite's unicode61 tokenizer sees one: letters and digits, with combining marks after them. */
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
-/** Emoji presentation selectors, which would otherwise glue themselves to a digit (keycaps: 1️⃣). */
-const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
-const MAX_TERMS = 32;
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 const BM25_WEIGHTS = '10.0, 8.0, 5.0, 5.0, 2.0, 1.0';
 const SNIPPET_TOKENS = 24;
-
-/**
- * Tokenize a question as people and agents write it: lowercased words, stopwords dropped, punctuation
- * ignored. Words split where SQLite's tokenizer splits them (`state-of-the-art` is `state`, `art`),
- * English contractions are undone (`didn't` is `did not`, `Ada's` is `ada`), duplicates are dropped,
- * order is kept, and at most 32 terms are returned.
- * Emoji and symbols are ignored; words in any script are kept (a run of CJK characters is one word).
- */
-export function tokenizeQuery(query: string): string[] {
-  return scanQuery(query).terms;
-}
-
-/**
- * The FTS5 MATCH expression for a question: every term quoted (so nothing the user typed acts as an
- * operator), terms OR'd, and the last term a prefix when the question ends inside that word (as-you-type
- * search: `postgres migr` becomes `"postgres" OR "migr"*`). Null when the question has no terms.
- */
-export function buildMatchExpression(query: string): string | null {
-  const { terms, typing } = scanQuery(query);
-  if (terms.length === 0) return null;
-  return terms.map((term, i) => (typing && i === terms.length - 1 ? `"${term}"*` : `"${term}"`)).join(' OR ');
-}
-
-/** The terms of a question, and whether it ends inside its last term (no space or punctuation after it). */
-function scanQuery(query: string): { terms: string[]; typing: boolean } {
-  let text = typeof query === 'string' ? query.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
-  for (const [pattern, replacement] of CONTRACTIONS) text = text.replace(pattern, replacement);
-  const terms: string[] = [];
-  const seen = new Set<string>();
-  let lastWord: RegExpMatchArray | undefined;
-  for (const match of text.matchAll(WORD)) {
-    lastWord = match;
-    const term = match[0];
-    if (terms.length === MAX_TERMS || STOPWORDS.has(term) || seen.has(term)) continue;
-    seen.add(term);
-    terms.push(term);
-  }
-  const typing =
-    lastWord !== undefined &&
-    lastWord.index! + lastWord[0].length === text.length &&
-    terms[terms.length - 1] === lastWord[0];
-  return { terms, typing };
-}
 
 interface StoredRow {
   id: number;
@@ -424,7 +353,7 @@ export class SearchIndex {
       title: note.title,
       type: note.type,
       project: note.project,
-      folder: folderOf(note.path),
+      folder: parentFolder(note.path),
     }) as { id: number };
     this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement(
@@ -538,7 +467,7 @@ function assertNote(note: IndexableNote, stamp: FileStamp): void {
   }
 }
 
-function folderOf(notePath: string): string {
+function parentFolder(notePath: string): string {
   const slash = notePath.lastIndexOf('/');
   return slash === -1 ? '' : notePath.slice(0, slash);
 }

@@ -1,0 +1,95 @@
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+
+/** `[start, end)` offsets into a text. */
+export type Range = readonly [start: number, end: number];
+
+interface PositionedNode {
+  type: string;
+  position?: { start: { offset?: number }; end: { offset?: number } };
+  children?: PositionedNode[];
+}
+
+/**
+ * Lucid's one rule for Obsidian comments, shared by links and rendering: `%%...%%` outside the sorted `code`
+ * ranges (code spans and blocks, where `%%` is text); an unclosed `%%` runs to the end of the text.
+ */
+export function obsidianCommentRanges(text: string, code: readonly Range[]): Range[] {
+  const ranges: Range[] = [];
+  let from = 0;
+  let openAt = -1;
+  for (;;) {
+    const at = text.indexOf('%%', from);
+    if (at < 0) break;
+    const inCode = rangeContaining(at, code);
+    if (inCode) {
+      from = inCode[1];
+      continue;
+    }
+    if (openAt < 0) {
+      openAt = at;
+    } else {
+      ranges.push([openAt, at + 2]);
+      openAt = -1;
+    }
+    from = at + 2;
+  }
+  if (openAt >= 0) ranges.push([openAt, text.length]);
+  return ranges;
+}
+
+/**
+ * The note with Obsidian comments removed (see {@link obsidianCommentRanges}): `%%inline%%` and `%%` blocks
+ * across lines, which may span paragraphs, so this works on the source, not on the tree. The renderer hides
+ * exactly what links ignore.
+ */
+export function stripComments(markdown: string): string {
+  if (!markdown.includes('%%')) return markdown;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of obsidianCommentRanges(markdown, codeRanges(markdown))) {
+    out += markdown.slice(from, start);
+    from = end;
+  }
+  return out + markdown.slice(from);
+}
+
+/** Code spans and code blocks, sorted: where `%%` and `[[` are text. */
+function codeRanges(markdown: string): Range[] {
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as unknown as PositionedNode;
+  const ranges: Range[] = [];
+  const walk = (node: PositionedNode): void => {
+    if (node.type === 'code' || node.type === 'inlineCode') {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (start !== undefined && end !== undefined) ranges.push([start, end]);
+      return;
+    }
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(tree);
+  return ranges.sort((a, b) => a[0] - b[0]);
+}
+
+/** The index of the last range starting at or before `offset` in sorted, non-overlapping ranges; -1 if none. */
+export function lastStartingBefore(offset: number, sorted: readonly Range[]): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid][0] <= offset) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return found;
+}
+
+export function rangeContaining(offset: number, sorted: readonly Range[]): Range | undefined {
+  const range = sorted[lastStartingBefore(offset, sorted)];
+  return range && offset < range[1] ? range : undefined;
+}
