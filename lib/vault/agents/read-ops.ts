@@ -15,7 +15,8 @@ import type { z } from 'zod';
 
 /** Reads a note for an agent, with its hash, outgoing links (resolved) and backlinks; records the read. Writes nothing. */
 export async function readNoteForAgent(vault: Vault, path: string, observeIn: readonly string[] = []): Promise<ReadNoteResult> {
-  const note = await vault.readNote(notePathFromInput(parseInput(readNoteInputSchema, { path }).path));
+  const input = parseInput(readNoteInputSchema, { path });
+  const note = await vault.readNote(notePathFromInput(input.path));
   const links = await vault.resolveLinks(note);
   const backlinks = await vault.backlinks(note.path);
   const at = observationTime(vault);
