@@ -1,15 +1,27 @@
 import { readFileSync } from 'node:fs';
 import nodePath from 'node:path';
+import type { z } from 'zod';
 import {
   endSession,
+  endSessionInputSchema,
+  inputProblem,
   listOpenSessions,
   moltSkill,
+  moltSkillInputSchema,
+  proposeInputSchema,
   proposeToInbox,
   recordDecision,
+  recordDecisionInputSchema,
+  PROPOSAL_ACTIONS,
+  renderStart,
+  SESSION_OUTCOMES,
   startSession,
+  startSessionInputSchema,
   writeNote,
+  writeNoteInputSchema,
+  WRITE_MODES,
   type SessionOwner,
-} from '../lib/vault/index';
+} from '../lib/vault';
 import { PACKAGE_ROOT } from './serve';
 import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
 
@@ -27,10 +39,22 @@ type McpClient = (typeof MCP_CLIENTS)[number];
 
 const OWNER: SessionOwner = { kind: 'cli', pid: process.pid };
 
-function text(values: Values, name: string, required: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(required);
-  return value;
+/** An argument the agent contract refuses: its sentence, the one the operation and the MCP tool give, and its field. */
+export class InputError extends UsageError {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Checks a verb's arguments against the agent contract before the vault is opened. */
+function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problem = inputProblem(parsed.error);
+  throw new InputError(problem.message, problem.field);
 }
 
 function optional(values: Values, name: string): string | undefined {
@@ -50,8 +74,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** `--content TEXT`, or `--file PATH` (`-` reads stdin). */
-async function content(io: Io, values: Values, required: boolean): Promise<string | undefined> {
+/** `--content TEXT`, or `--file PATH` (`-` reads stdin); undefined when neither is given. */
+async function content(io: Io, values: Values): Promise<string | undefined> {
   const given = optional(values, 'content');
   const file = optional(values, 'file');
   if (given !== undefined && file !== undefined) throw new UsageError('give --content or --file, not both');
@@ -63,7 +87,6 @@ async function content(io: Io, values: Values, required: boolean): Promise<strin
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
     }
   }
-  if (given === undefined && required) throw new UsageError('the text is required: --content TEXT, or --file PATH (- reads stdin)');
   return typeof values.content === 'string' ? values.content : undefined;
 }
 
@@ -87,6 +110,49 @@ function parseFields(pairs: string[]): Record<string, unknown> | undefined {
   }
   return fields;
 }
+
+/**
+ * The verbs' arguments as the agent contract's inputs, checked by it: a refused argument throws an
+ * InputError with the contract's sentence and field.
+ */
+export const cliInputs = {
+  sessionStart: (values: Values) =>
+    check(startSessionInputSchema, { agent: optional(values, 'agent'), task: optional(values, 'task'), project: optional(values, 'project'), repo: optional(values, 'repo') }),
+  sessionEnd: (values: Values, session: string) =>
+    check(endSessionInputSchema, { session, summary: optional(values, 'summary'), outcome: optional(values, 'outcome'), next_steps: list(values, 'next') }),
+  write: (values: Values, path: string, text: string | undefined) =>
+    check(writeNoteInputSchema, {
+      session: optional(values, 'session'),
+      path,
+      mode: optional(values, 'mode'),
+      content: text,
+      fields: parseFields(list(values, 'field')),
+      expected_hash: optional(values, 'expected-hash'),
+      reason: optional(values, 'reason'),
+    }),
+  propose: (values: Values, target: string, text: string | undefined) => {
+    const confidence = optional(values, 'confidence');
+    return check(proposeInputSchema, {
+      session: optional(values, 'session'),
+      target,
+      action: optional(values, 'action'),
+      content: text,
+      reason: optional(values, 'reason'),
+      confidence: confidence === undefined ? undefined : Number(confidence),
+    });
+  },
+  decide: (values: Values) =>
+    check(recordDecisionInputSchema, {
+      session: optional(values, 'session'),
+      project: optional(values, 'project'),
+      title: optional(values, 'title'),
+      decision: optional(values, 'decision'),
+      rationale: optional(values, 'rationale'),
+      replaces: optional(values, 'replaces'),
+    }),
+  molt: (values: Values, name: string, text: string | undefined) =>
+    check(moltSkillInputSchema, { session: optional(values, 'session'), name, content: text, trigger: optional(values, 'trigger'), reason: optional(values, 'reason') }),
+};
 
 /** Prints a write's result; a write routed to the inbox (conflict, secret) exits 1 with its message. */
 function finish(io: Io, values: Values, result: { status: string; message: string }): number {
@@ -163,7 +229,7 @@ export const agentCommands = {
     summary: 'Start, end or list agent sessions (what start_session and end_session do)',
     usage:
       'lucid session start --agent NAME --task TEXT [--project P] [--repo R] [--vault DIR] [--json]\n' +
-      'lucid session end SESSION --summary TEXT [--outcome done|partial|abandoned] [--next STEP]... [--vault DIR] [--json]\n' +
+      `lucid session end SESSION --summary TEXT [--outcome ${SESSION_OUTCOMES.join('|')}] [--next STEP]... [--vault DIR] [--json]\n` +
       'lucid session list [--vault DIR] [--json]',
     options: {
       ...vaultOption,
@@ -189,26 +255,13 @@ export const agentCommands = {
           return 0;
         }
         if (action === 'start') {
-          const result = await startSession(vault, {
-            agent: text(values, 'agent', 'session start needs --agent NAME'),
-            task: text(values, 'task', 'session start needs --task TEXT'),
-            project: optional(values, 'project'),
-            repo: optional(values, 'repo'),
-            owner: OWNER,
-          });
+          const result = await startSession(vault, { ...cliInputs.sessionStart(values), owner: OWNER });
           if (values.json) printJson(io, result);
-          else io.out((await import('../mcp/tools')).renderStart(result));
+          else io.out(renderStart(result));
           return 0;
         }
         if (rest.length !== 1) throw new UsageError('session end needs the session id, e.g. lucid session end 20261130-140112-claude-code-k3tq --summary "…"');
-        const outcome = optional(values, 'outcome');
-        if (outcome !== undefined && !['done', 'partial', 'abandoned'].includes(outcome)) throw new UsageError('--outcome is done, partial or abandoned');
-        const result = await endSession(vault, {
-          session: rest[0],
-          summary: text(values, 'summary', 'session end needs --summary TEXT'),
-          outcome: outcome as 'done' | 'partial' | 'abandoned' | undefined,
-          next_steps: list(values, 'next'),
-        });
+        const result = await endSession(vault, cliInputs.sessionEnd(values, rest[0]));
         if (values.json) printJson(io, result);
         else io.out(result.message);
         return 0;
@@ -218,28 +271,18 @@ export const agentCommands = {
     },
   },
   write: {
-    summary: 'Write a note as an agent session (create, replace, append, set_fields)',
+    summary: `Write a note as an agent session (${WRITE_MODES.join(', ')})`,
     usage:
-      'lucid write PATH --session ID --mode create|replace|append|set_fields (--content TEXT | --file F|-) [--field KEY=VALUE]... [--expected-hash H] --reason TEXT [--vault DIR] [--json]\n\n' +
+      `lucid write PATH --session ID --mode ${WRITE_MODES.join('|')} (--content TEXT | --file F|-) [--field KEY=VALUE]... [--expected-hash H] --reason TEXT [--vault DIR] [--json]\n\n` +
       '  One commit and one changelog line. A stale --expected-hash, or content that looks like a secret,\n' +
       '  sends the version to the inbox instead (exit 1, the inbox path on stderr).',
     options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, mode: { type: 'string' as const, short: 'm' }, field: { type: 'string' as const, multiple: true }, 'expected-hash': { type: 'string' as const } },
     async run(io: Io, values: Values, positionals: string[]) {
       if (positionals.length !== 1) throw new UsageError('write needs one note path, e.g. lucid write projects/atlas.md --session … --mode append --content "…" --reason "…"');
-      const mode = text(values, 'mode', 'write needs --mode create, replace, append or set_fields');
-      if (!['create', 'replace', 'append', 'set_fields'].includes(mode)) throw new UsageError('--mode is create, replace, append or set_fields');
-      const body = await content(io, values, mode !== 'set_fields');
+      const input = cliInputs.write(values, positionals[0], await content(io, values));
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const result = await writeNote(vault, {
-          session: text(values, 'session', 'write needs --session ID (from lucid session start)'),
-          path: positionals[0],
-          mode: mode as 'create' | 'replace' | 'append' | 'set_fields',
-          content: body,
-          fields: parseFields(list(values, 'field')),
-          expected_hash: optional(values, 'expected-hash'),
-          reason: text(values, 'reason', 'write needs --reason TEXT'),
-        });
+        const result = await writeNote(vault, input);
         return finish(io, values, result);
       } finally {
         vault.close();
@@ -248,26 +291,14 @@ export const agentCommands = {
   },
   propose: {
     summary: 'Send a proposed change to the inbox, for a person to accept or reject',
-    usage: 'lucid propose TARGET --session ID --action create|update|append|delete (--content TEXT | --file F|-) --reason TEXT [--confidence 0..1] [--vault DIR] [--json]',
+    usage: `lucid propose TARGET --session ID --action ${PROPOSAL_ACTIONS.join('|')} (--content TEXT | --file F|-) --reason TEXT [--confidence 0..1] [--vault DIR] [--json]`,
     options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, action: { type: 'string' as const, short: 'a' }, confidence: { type: 'string' as const } },
     async run(io: Io, values: Values, positionals: string[]) {
       if (positionals.length !== 1) throw new UsageError('propose needs one target path, e.g. lucid propose projects/atlas.md --action update …');
-      const action = text(values, 'action', 'propose needs --action create, update, append or delete');
-      if (!['create', 'update', 'append', 'delete'].includes(action)) throw new UsageError('--action is create, update, append or delete');
-      const confidenceText = optional(values, 'confidence');
-      const confidence = confidenceText === undefined ? undefined : Number(confidenceText);
-      if (confidence !== undefined && !(confidence >= 0 && confidence <= 1)) throw new UsageError('--confidence is a number from 0 to 1');
-      const body = (await content(io, values, action !== 'delete')) ?? '';
+      const input = cliInputs.propose(values, positionals[0], await content(io, values));
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const result = await proposeToInbox(vault, {
-          session: text(values, 'session', 'propose needs --session ID (from lucid session start)'),
-          target: positionals[0],
-          action: action as 'create' | 'update' | 'append' | 'delete',
-          content: body,
-          reason: text(values, 'reason', 'propose needs --reason TEXT'),
-          confidence,
-        });
+        const result = await proposeToInbox(vault, input);
         if (values.json) printJson(io, result);
         else io.out(result.message);
         return 0;
@@ -290,16 +321,10 @@ export const agentCommands = {
       replaces: { type: 'string' as const },
     },
     async run(io: Io, values: Values) {
+      const input = cliInputs.decide(values);
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const result = await recordDecision(vault, {
-          session: text(values, 'session', 'decide needs --session ID (from lucid session start)'),
-          project: text(values, 'project', 'decide needs --project NAME'),
-          title: text(values, 'title', 'decide needs --title TEXT'),
-          decision: text(values, 'decision', 'decide needs --decision TEXT'),
-          rationale: text(values, 'rationale', 'decide needs --rationale TEXT'),
-          replaces: optional(values, 'replaces'),
-        });
+        const result = await recordDecision(vault, input);
         return finish(io, values, result);
       } finally {
         vault.close();
@@ -312,16 +337,10 @@ export const agentCommands = {
     options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, trigger: { type: 'string' as const, short: 't' } },
     async run(io: Io, values: Values, positionals: string[]) {
       if (positionals.length !== 1) throw new UsageError('molt needs the skill name, e.g. lucid molt triage-flaky-tests --session … --file skill.md --reason "…"');
-      const body = (await content(io, values, true)) ?? '';
+      const input = cliInputs.molt(values, positionals[0], await content(io, values));
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const result = await moltSkill(vault, {
-          session: text(values, 'session', 'molt needs --session ID (from lucid session start)'),
-          name: positionals[0],
-          content: body,
-          trigger: optional(values, 'trigger'),
-          reason: text(values, 'reason', 'molt needs --reason TEXT'),
-        });
+        const result = await moltSkill(vault, input);
         return finish(io, values, result);
       } finally {
         vault.close();

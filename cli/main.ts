@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { formatDate, initVault, inspectLock, readNoteForAgent, searchNotes, type Vault } from '../lib/vault/index';
+import { assertWritableRepo, formatDate, gitConfig, initVault, inspectLock, readNoteForAgent, searchNotes, type Vault } from '../lib/vault';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
@@ -196,7 +196,6 @@ function limitOf(value: string | boolean | undefined, max: number): number | und
 }
 
 async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: boolean; detail: string }[]> {
-  const { gitConfig, assertWritableRepo } = await import('../lib/vault/git/repo');
   const checks: { name: string; ok: boolean; detail: string }[] = [];
   const name = await gitConfig(vault.repo, 'user.name');
   const email = await gitConfig(vault.repo, 'user.email');

@@ -250,6 +250,25 @@ describe('write_note', () => {
     expect(tv.exists('decisions/atlas-maybe.md')).toBe(false);
   });
 
+  it('refuses a bad input with the contract\'s sentence (the one the operation and the CLI give), and changes nothing', async () => {
+    const { tv, mcp } = await setup();
+    const session = await start(mcp);
+    const before = snapshot(tv.root);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['write_note', { session, path: 'notes/a.md', mode: 'rewrite', content: 'x', reason: 'r' }, 'mode must be create, replace, append or set_fields.'],
+      ['write_note', { session, path: 'notes/a.md', mode: 'replace', content: 'x', reason: 'r' }, 'replace needs expected_hash: read_note the note first and pass the hash it returns.'],
+      ['propose_to_inbox', { session, target: 'notes/a.md', action: 'create', content: 'x', reason: 'r', confidence: 1.5 }, 'confidence must be between 0 and 1.'],
+      ['propose_to_inbox', { session, target: 'notes/a.md', action: 'create', content: 'x', reason: ' ' }, 'reason is required.'],
+      ['end_session', { session, summary: 'x', outcome: 'finished' }, 'outcome must be done, partial or abandoned.'],
+    ];
+    for (const [name, args, sentence] of cases) {
+      const result = await mcp.call(name, args);
+      expect(result.isError, sentence).toBe(true);
+      expect(textOf(result), sentence).toContain(sentence);
+    }
+    expect(snapshot(tv.root)).toEqual(before);
+  });
+
   it('refuses paths outside the vault and Lucid\'s own files, and changes nothing', async () => {
     const { tv, mcp } = await setup();
     const session = await start(mcp);

@@ -10,15 +10,6 @@ import { type EditRequest, type EditResult } from '../write/edit-types';
 import { type Note } from '../notes/note';
 
 
-/** The inbox flags Lucid sets. */
-export const INBOX_FLAGS = { conflict: 'conflict', secret: 'possible-secret' } as const;
-
-export function requireText(value: unknown, field: string, max = 10_000): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new VaultError('invalid_input', `${field} is required.`, { field });
-  if (value.length > max) throw new VaultError('invalid_input', `${field} is longer than ${max} characters.`, { field });
-  return value;
-}
-
 /** The slug of an agent's name (`Claude Code` → `claude-code`); `agent:` in front is ignored. */
 export function agentSlug(agent: string): string {
   const slug = slugify(agent.replace(/^agent:/i, '')).replace(/-+$/, '');

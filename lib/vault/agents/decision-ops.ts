@@ -19,50 +19,27 @@ import {
   commitAs,
   observeWrites,
   readIfExists,
-  requireText,
   safeReason,
 } from './common';
 import { fileSecretProposal } from './inbox-ops';
-
-/** Input of {@link recordDecision}. */
-export interface RecordDecisionInput {
-  session: string;
-  /** The project's name or path. */
-  project: string;
-  title: string;
-  decision: string;
-  rationale: string;
-  /** The decision this one replaces (path or name). */
-  replaces?: string;
-}
-
-/** What `record_decision` returns. */
-export interface RecordDecisionResult {
-  status: 'written' | 'possible_secret';
-  path: string;
-  superseded: string | null;
-  edit_id: string;
-  commit: string;
-  hash: string | null;
-  inbox_path: string | null;
-  message: string;
-}
+import { parseInput, recordDecisionInputSchema, type RecordDecisionInput, type RecordDecisionResult } from './contract';
 
 /**
  * Records a decision as `decisions/<project>-<title>.md` (type decision, status accepted, today's
  * date, the project linked). With `replaces`, the replaced decision gets `status: superseded` and
  * `superseded_by` in the same commit.
  */
-export async function recordDecision(vault: Vault, input: RecordDecisionInput): Promise<RecordDecisionResult> {
+export async function recordDecision(vault: Vault, given: RecordDecisionInput): Promise<RecordDecisionResult> {
+  const input = parseInput(recordDecisionInputSchema, given);
   const session = requireOpenSession(vault, input.session);
   const notes = await vault.listNotes();
-  const project = matchProject(notes, { project: requireText(input.project, 'project', 300) });
+  const project = matchProject(notes, { project: input.project });
   if (!project) {
     throw new VaultError('not_found', `No project note matches "${input.project}". Known projects: ${projectNames(notes).join(', ') || 'none'}. Write the project note first (write_note ${vault.layout.projects}/<name>.md).`, { field: 'project' });
   }
-  const title = oneLine(requireText(input.title, 'title', 200), 200);
-  const decision = requireText(input.decision, 'decision', 20_000).trim();
-  const rationale = requireText(input.rationale, 'rationale', 20_000).trim();
+  const title = oneLine(input.title, 200);
+  const decision = input.decision.trim();
+  const rationale = input.rationale.trim();
   const projectSlug = slugify(String(project.note.frontmatter.name ?? basenameOf(project.note.path))) || slugify(basenameOf(project.note.path));
   const secrets = [title, decision, rationale].flatMap((t) => maskSecrets(t).findings);
   const mask = (t: string) => maskSecrets(t).text;

@@ -13,47 +13,29 @@ import { type Vault } from '../vault';
 import { type EditResult } from '../write/edit-types';
 import { type Note } from '../notes/note';
 import {
-  INBOX_FLAGS,
   blobOfNote,
   commitAs,
   folderOf,
   readIfExists,
-  requireText,
   safeReason,
 } from './common';
-
-/** Where an agent's write ended up. */
-export type WriteStatus = 'written' | 'conflict' | 'possible_secret';
-
-/** Input of {@link proposeToInbox}. */
-export interface ProposeInput {
-  session: string;
-  target: string;
-  action: 'create' | 'update' | 'append' | 'delete';
-  content: string;
-  reason: string;
-  confidence?: number;
-}
-
-/** What `propose_to_inbox` returns. */
-export interface ProposeResult {
-  status: 'proposed' | 'possible_secret';
-  inbox_path: string;
-  target: string;
-  action: string;
-  flag: string | null;
-  edit_id: string;
-  commit: string;
-  message: string;
-}
+import {
+  INBOX_FLAGS,
+  parseInput,
+  proposeInputSchema,
+  type InboxFlag,
+  type ProposalAction,
+  type ProposeInput,
+  type ProposeResult,
+} from './contract';
 
 interface ProposalSpec {
   target: string;
-  action: 'create' | 'update' | 'append' | 'delete';
+  action: ProposalAction;
   content: string;
   reason: string;
   confidence?: number;
-  flag?: string;
+  flag?: InboxFlag;
   baseBlob?: string;
   explanation: string;
 }
@@ -119,18 +101,12 @@ function secretExplanation(session: OpenSession, target: string, findings: Secre
  * against its type's rules; update, append and delete record the target's blob as `base_blob`.
  * Content that looks like a secret is masked and the proposal flagged `possible-secret`.
  */
-export async function proposeToInbox(vault: Vault, input: ProposeInput): Promise<ProposeResult> {
+export async function proposeToInbox(vault: Vault, given: ProposeInput): Promise<ProposeResult> {
+  const input = parseInput(proposeInputSchema, given);
   const session = requireOpenSession(vault, input.session);
-  const target = normalizeVaultPath(requireText(input.target, 'target', 1024), { forWrite: true });
-  if (!['create', 'update', 'append', 'delete'].includes(input.action)) {
-    throw new VaultError('invalid_input', 'action must be create, update, append or delete.', { field: 'action' });
-  }
-  const reason = safeReason(requireText(input.reason, 'reason', 1000));
-  if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
-    throw new VaultError('invalid_input', 'confidence must be between 0 and 1.', { field: 'confidence' });
-  }
-  const content = typeof input.content === 'string' ? input.content : '';
-  if (input.action !== 'delete' && content.trim() === '') throw new VaultError('invalid_input', 'content is required (the proposed text).', { field: 'content' });
+  const target = normalizeVaultPath(input.target, { forWrite: true });
+  const reason = safeReason(input.reason);
+  const content = input.content;
   if (folderOf(vault, target) === 'inbox') throw new VaultError('forbidden', 'A proposal cannot target the inbox itself.');
   const current = target.toLowerCase().endsWith('.md') ? await readIfExists(vault, target) : null;
   let baseBlob: string | undefined;

@@ -1,30 +1,22 @@
 import { oneLine } from '../git/changelog';
 import { VaultError } from '../errors';
-import { type FrontmatterData } from '../notes/frontmatter';
 import { maskSecrets } from '../write/secrets';
 import { observationTime, observeSession } from './sessions';
 import { matchProject, notePathFromInput, projectNames } from './session-context';
 import { type Vault } from '../vault';
-import { requireText } from './common';
-
-/** What `read_note` returns. */
-export interface ReadNoteResult {
-  path: string;
-  title: string;
-  type: string | null;
-  frontmatter: FrontmatterData;
-  body: string;
-  /** sha256 of the file's bytes: pass it as expected_hash when writing. */
-  hash: string;
-  links: { raw: string; target: string; resolved: string | null }[];
-  backlinks: { from: string; line: number }[];
-  problem: string | null;
-  violations: { field: string; message: string }[];
-}
+import {
+  parseInput,
+  readNoteInputSchema,
+  searchNotesOptionsSchema,
+  type ReadNoteResult,
+  type SearchNotesResult,
+} from './contract';
+import type { z } from 'zod';
 
 /** Reads a note for an agent, with its hash, outgoing links (resolved) and backlinks; records the read. Writes nothing. */
 export async function readNoteForAgent(vault: Vault, path: string, observeIn: readonly string[] = []): Promise<ReadNoteResult> {
-  const note = await vault.readNote(notePathFromInput(requireText(path, 'path', 1024)));
+  const input = parseInput(readNoteInputSchema, { path });
+  const note = await vault.readNote(notePathFromInput(input.path));
   const links = await vault.resolveLinks(note);
   const backlinks = await vault.backlinks(note.path);
   const at = observationTime(vault);
@@ -44,29 +36,13 @@ export async function readNoteForAgent(vault: Vault, path: string, observeIn: re
   };
 }
 
-/** Input of {@link searchNotes}. */
-export interface SearchNotesInput {
-  query: string;
-  type?: string;
-  /** A project's name or path. */
-  project?: string;
-  /** Only notes under this folder. */
-  folder?: string;
-  /** Also search the changelog, the inbox and evaluations. */
-  includeSystem?: boolean;
-  limit?: number;
-}
-
-/** What `search_notes` returns. */
-export interface SearchNotesResult {
-  query: string;
-  project: string | null;
-  results: { path: string; title: string; type: string | null; score: number; snippet: string }[];
-}
+/** Input of {@link searchNotes}: the tool's input, and the folder and system-note options of the CLI and the dashboard. */
+export type SearchNotesInput = z.input<typeof searchNotesOptionsSchema>;
 
 /** Ranked notes with snippets for a question; records the query. */
-export async function searchNotes(vault: Vault, input: SearchNotesInput, observeIn: readonly string[] = []): Promise<SearchNotesResult> {
-  const query = requireText(input.query, 'query', 500);
+export async function searchNotes(vault: Vault, given: SearchNotesInput, observeIn: readonly string[] = []): Promise<SearchNotesResult> {
+  const input = parseInput(searchNotesOptionsSchema, given);
+  const query = input.query;
   let project: string | null = null;
   if (input.project) {
     const notes = await vault.listNotes();

@@ -9,59 +9,7 @@ import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { tokenizeQuery } from '../search/query';
 import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
-
-/** One note an agent should read before it starts, and why. */
-export interface ReadFirstItem {
-  path: string;
-  title: string;
-  type: string | null;
-  why: string;
-}
-
-/** A note a person changed since the agent's last session. */
-export interface PersonEdit {
-  path: string;
-  by: string;
-  op: string;
-  at: string;
-  reason: string;
-  /** True when this agent had written the note before. */
-  yours: boolean;
-}
-
-/** An inbox proposal a person rejected, with their reason. */
-export interface PersonRejection {
-  inbox_path: string;
-  target: string | null;
-  action: string | null;
-  proposed_by: string | null;
-  by: string;
-  at: string;
-  reason: string;
-  /** True when this agent made the proposal. */
-  yours: boolean;
-}
-
-/** An edit a person reverted. */
-export interface PersonRevert {
-  path: string;
-  by: string;
-  at: string;
-  reason: string;
-  reverted_edit: string | null;
-  reverted_actor: string | null;
-  yours: boolean;
-}
-
-/** How people corrected the vault since the agent's previous session ended. */
-export interface SinceLastSession {
-  /** When the agent's previous session ended; null when it has none (then: the last 14 days). */
-  since: string | null;
-  previous_session: string | null;
-  edited: PersonEdit[];
-  rejected: PersonRejection[];
-  reverted: PersonRevert[];
-}
+import type { PersonEdit, PersonRejection, PersonRevert, ReadFirstItem, SinceLastSession } from './contract';
 
 /** A project note an agent's `project` or `repo` matched. */
 export interface ProjectMatch {

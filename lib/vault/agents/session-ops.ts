@@ -10,53 +10,34 @@ import {
   removeSessionState,
   requireOpenSession,
   summarizeObservations,
-  type SessionObservations,
   type SessionOwner,
 } from './sessions';
-import {
-  matchProject,
-  projectNames,
-  readFirst,
-  sinceLastSession,
-  type ReadFirstItem,
-  type SinceLastSession,
-} from './session-context';
+import { matchProject, projectNames, readFirst, sinceLastSession } from './session-context';
 import { type Vault } from '../vault';
 import { type EditResult } from '../write/edit-types';
-import { agentSlug, commitAs, requireText } from './common';
+import { agentSlug, commitAs } from './common';
+import {
+  endSessionInputSchema,
+  parseInput,
+  startSessionInputSchema,
+  type EndSessionInput,
+  type EndSessionResult,
+  type StartSessionResult,
+} from './contract';
+import type { z } from 'zod';
 
-/** Input of {@link startSession}. */
-export interface StartSessionInput {
-  agent: string;
-  task: string;
-  project?: string | null;
-  repo?: string | null;
-  owner?: SessionOwner;
-}
-
-/** What `start_session` returns: the session id and what to read first. */
-export interface StartSessionResult {
-  session: string;
-  actor: string;
-  /** Where end_session will write the session note. */
-  session_note: string;
-  task: string;
-  /** The matched project note, or null. */
-  project: string | null;
-  read_first: ReadFirstItem[];
-  since_last_session: SinceLastSession;
-  /** Sentences about what could not be matched, for the agent. */
-  notes: string[];
-}
+/** Input of {@link startSession}: the tool's input, and which process holds the session. */
+export type StartSessionInput = z.input<typeof startSessionInputSchema> & { owner?: SessionOwner };
 
 /**
  * Starts a session: a new id (`YYYYMMDD-HHMMSS-<slug>-<4>`), its open state in `.lucid/sessions/`,
  * and what the protocol says to read first, with what people changed since this agent's last session.
  * Writes nothing to the vault.
  */
-export async function startSession(vault: Vault, input: StartSessionInput): Promise<StartSessionResult> {
-  const agent = oneLine(requireText(input.agent, 'agent', 100), 100);
-  const task = maskSecrets(oneLine(requireText(input.task, 'task', 1000), 500)).text;
+export async function startSession(vault: Vault, given: StartSessionInput): Promise<StartSessionResult> {
+  const input = parseInput(startSessionInputSchema, given);
+  const agent = oneLine(input.agent, 100);
+  const task = maskSecrets(oneLine(input.task, 500)).text;
   const slug = agentSlug(agent);
   const now = vault.clock();
   // One walk of the vault serves the project match, what to read first and what changed since.
@@ -85,7 +66,7 @@ export async function startSession(vault: Vault, input: StartSessionInput): Prom
         project: project?.note.path ?? null,
         repo: input.repo ? oneLine(input.repo, 500) : null,
         started: formatTime(now),
-        owner: input.owner ?? { kind: 'library' },
+        owner: given.owner ?? { kind: 'library' },
       });
       break;
     } catch (error) {
@@ -107,49 +88,18 @@ export async function startSession(vault: Vault, input: StartSessionInput): Prom
   };
 }
 
-/** Input of {@link endSession}. */
-export interface EndSessionInput {
-  session: string;
-  summary: string;
-  outcome?: 'done' | 'partial' | 'abandoned';
-  next_steps?: string[];
-}
-
-/** What `end_session` returns: the session note and what was observed. */
-export interface EndSessionResult {
-  session: string;
-  path: string;
-  outcome: 'done' | 'partial' | 'abandoned';
-  edit_id: string;
-  commit: string;
-  observed: {
-    searched: string[];
-    read: string[];
-    touched: string[];
-    inbox: string[];
-    skills_used: string[];
-    first_search: string | null;
-    first_write: string | null;
-  };
-  message: string;
-}
-
-function observedOf(o: SessionObservations): EndSessionResult['observed'] {
-  return { searched: o.searched, read: o.read, touched: o.touched, inbox: o.inbox, skills_used: o.skillsUsed, first_search: o.firstSearch, first_write: o.firstWrite };
-}
-
 /**
  * Ends a session: writes `sessions/<id>.md` with the summary, the outcome, the next steps and what
  * was observed (queries, notes read, notes touched, inbox proposals, skills read, the times of the
  * first search and the first write), as one commit; then forgets the open state. Secrets in the
  * summary are masked. Ending a session twice is refused.
  */
-export async function endSession(vault: Vault, input: EndSessionInput): Promise<EndSessionResult> {
+export async function endSession(vault: Vault, given: EndSessionInput): Promise<EndSessionResult> {
+  const input = parseInput(endSessionInputSchema, given);
   const session = requireOpenSession(vault, input.session);
-  const outcome = input.outcome ?? 'done';
-  if (!['done', 'partial', 'abandoned'].includes(outcome)) throw new VaultError('invalid_input', 'outcome must be done, partial or abandoned.', { field: 'outcome' });
-  const summaryMasked = maskSecrets(requireText(input.summary, 'summary', 20_000).trim());
-  const steps = (input.next_steps ?? []).map((s) => maskSecrets(oneLine(String(s), 500))).filter((s) => s.text !== '');
+  const outcome = input.outcome;
+  const summaryMasked = maskSecrets(input.summary.trim());
+  const steps = (input.next_steps ?? []).map((s) => maskSecrets(oneLine(s, 500))).filter((s) => s.text !== '');
   const secrets = [...summaryMasked.findings, ...steps.flatMap((s) => s.findings)];
   const observed = summarizeObservations(session.events);
   const now = vault.clock();
@@ -165,9 +115,9 @@ export async function endSession(vault: Vault, input: EndSessionInput): Promise<
     read: observed.read,
     touched: observed.touched,
     inbox: observed.inbox,
-    skillsUsed: observed.skillsUsed,
-    firstSearch: observed.firstSearch,
-    firstWrite: observed.firstWrite,
+    skillsUsed: observed.skills_used,
+    firstSearch: observed.first_search,
+    firstWrite: observed.first_write,
     summary: summaryMasked.text,
     nextSteps: steps.map((s) => s.text),
   });
@@ -195,7 +145,7 @@ export async function endSession(vault: Vault, input: EndSessionInput): Promise<
     outcome,
     edit_id: result.editId,
     commit: result.commit,
-    observed: observedOf(observed),
+    observed,
     message: `Session ${session.id} ended (${outcome}); its note is ${path}.${masked}`,
   };
 }

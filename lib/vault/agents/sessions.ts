@@ -3,6 +3,7 @@ import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import { formatTime } from '../ids';
 import type { Vault } from '../vault';
+import { notASessionId, SESSION_ID_PATTERN, type SessionObservations } from './contract';
 
 /**
  * Open agent sessions, kept in `.lucid/sessions/<id>.jsonl` (local state, git-ignored) so that any
@@ -11,9 +12,6 @@ import type { Vault } from '../vault';
  * are appended with O_APPEND, one write each, so concurrent processes never lose an observation
  * and no lock is needed; a session ends when its note is committed and the file removed.
  */
-
-/** The shape of a session id (VAULT-FORMAT: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>`). */
-export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[a-z0-9](?:[a-z0-9-]{0,62})-[a-z2-7]{4}$/;
 
 /** Which process opened a session: an MCP server ends its own sessions as abandoned when its client goes. */
 export interface SessionOwner {
@@ -52,17 +50,6 @@ export interface OpenSession extends SessionStart {
   events: SessionEvent[];
 }
 
-/** What a session note records of a session's work. */
-export interface SessionObservations {
-  searched: string[];
-  read: string[];
-  touched: string[];
-  inbox: string[];
-  skillsUsed: string[];
-  firstSearch: string | null;
-  firstWrite: string | null;
-}
-
 /** True when `value` has the shape of a session id. */
 export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
@@ -76,7 +63,7 @@ function sessionsDir(vault: Vault): string {
 
 function stateFile(vault: Vault, id: string): string {
   if (!isSessionId(id)) {
-    throw new VaultError('invalid_input', `"${String(id).slice(0, 80)}" is not a session id; use the id start_session returned (like 20261130-140112-claude-code-k3tq).`);
+    throw new VaultError('invalid_input', notASessionId(id), { field: 'session' });
   }
   return nodePath.join(sessionsDir(vault), `${id}.jsonl`);
 }
@@ -173,7 +160,7 @@ export function removeSessionState(vault: Vault, id: string): void {
 
 /** What the session did, in the order it first did each thing, for its note. */
 export function summarizeObservations(events: readonly SessionEvent[]): SessionObservations {
-  const out: SessionObservations = { searched: [], read: [], touched: [], inbox: [], skillsUsed: [], firstSearch: null, firstWrite: null };
+  const out: SessionObservations = { searched: [], read: [], touched: [], inbox: [], skills_used: [], first_search: null, first_write: null };
   const add = (list: string[], value: string) => {
     if (!list.includes(value)) list.push(value);
   };
@@ -181,22 +168,22 @@ export function summarizeObservations(events: readonly SessionEvent[]): SessionO
     switch (event.kind) {
       case 'search':
         add(out.searched, event.query);
-        out.firstSearch ??= event.at;
+        out.first_search ??= event.at;
         break;
       case 'read':
         add(out.read, event.path);
         break;
       case 'skill':
         add(out.read, event.path);
-        add(out.skillsUsed, event.path);
+        add(out.skills_used, event.path);
         break;
       case 'write':
         add(out.touched, event.path);
-        out.firstWrite ??= event.at;
+        out.first_write ??= event.at;
         break;
       case 'inbox':
         add(out.inbox, event.path);
-        out.firstWrite ??= event.at;
+        out.first_write ??= event.at;
         break;
     }
   }

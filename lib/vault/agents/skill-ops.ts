@@ -12,39 +12,14 @@ import { requireOpenSession } from './sessions';
 import { type Vault } from '../vault';
 import { type Note } from '../notes/note';
 import {
-  INBOX_FLAGS,
   blobOfNote,
   commitAs,
   observeWrites,
   readIfExists,
-  requireText,
   safeReason,
 } from './common';
-import { type WriteStatus, fileProposal, fileSecretProposal } from './inbox-ops';
-
-/** Input of {@link moltSkill}. */
-export interface MoltSkillInput {
-  session: string;
-  name: string;
-  /** The skill's text (the body, without front matter). */
-  content: string;
-  trigger?: string;
-  reason: string;
-}
-
-/** What `molt_skill` returns. */
-export interface MoltSkillResult {
-  status: WriteStatus;
-  path: string;
-  name: string;
-  version: number;
-  previous_version: number;
-  edit_id: string;
-  commit: string;
-  hash: string | null;
-  inbox_path: string | null;
-  message: string;
-}
+import { fileProposal, fileSecretProposal } from './inbox-ops';
+import { INBOX_FLAGS, moltSkillInputSchema, parseInput, type MoltSkillInput, type MoltSkillResult } from './contract';
 
 /**
  * Creates a skill (version 1; `trigger` required) or molts it (version + 1, `last_updated` today,
@@ -52,15 +27,16 @@ export interface MoltSkillResult {
  * trailer. Archived skills are refused. If another molt landed since the skill was read, this
  * version goes to the inbox (flag `conflict`).
  */
-export async function moltSkill(vault: Vault, input: MoltSkillInput): Promise<MoltSkillResult> {
+export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<MoltSkillResult> {
+  const input = parseInput(moltSkillInputSchema, given);
   const session = requireOpenSession(vault, input.session);
-  const name = slugify(requireText(input.name, 'name', 100)).replace(/-+$/, '');
+  const name = slugify(input.name).replace(/-+$/, '');
   if (!name) throw new VaultError('invalid_input', 'name must contain letters or digits (it becomes skills/<name>.md).', { field: 'name' });
-  const content = requireText(input.content, 'content', 200_000);
+  const content = input.content;
   if (parseFrontmatter(content).parts.hasFrontmatter) {
     throw new VaultError('invalid_input', 'content is the skill\'s text without front matter; pass the trigger as trigger.', { field: 'content' });
   }
-  const reason = safeReason(requireText(input.reason, 'reason', 1000));
+  const reason = safeReason(input.reason);
   const trigger = input.trigger === undefined ? undefined : oneLine(input.trigger, 500);
   const path = `${vault.layout.skills}/${name}.md`;
   if (await readIfExists(vault, `${vault.layout.skillsArchive}/${name}.md`)) {

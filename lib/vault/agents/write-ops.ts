@@ -8,56 +8,21 @@ import { type Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
 import { type EditRequest } from '../write/edit-types';
 import {
-  INBOX_FLAGS,
   blobOfNote,
   blobOfText,
   commitAs,
   folderOf,
   observeWrites,
   readIfExists,
-  requireText,
   safeReason,
   versionWithHash,
 } from './common';
-import { type WriteStatus, fileProposal, fileSecretProposal } from './inbox-ops';
+import { fileProposal, fileSecretProposal } from './inbox-ops';
+import { INBOX_FLAGS, parseInput, writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract';
 
-/** Input of {@link writeNote}. */
-export interface WriteNoteInput {
-  session: string;
-  path: string;
-  mode: 'create' | 'replace' | 'append' | 'set_fields';
-  content?: string;
-  /** Front-matter properties to set; null removes one. */
-  fields?: Record<string, unknown>;
-  expected_hash?: string;
-  reason: string;
-}
-
-/** What `write_note` returns. */
-export interface WriteNoteResult {
-  status: WriteStatus;
-  path: string;
-  edit_id: string;
-  commit: string;
-  /** The note's new sha256 (written), or its current one (conflict). */
-  hash: string | null;
-  inbox_path: string | null;
-  message: string;
-}
-
-function checkFields(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (fields === undefined) return undefined;
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new VaultError('invalid_input', 'fields must be an object of properties.', { field: 'fields' });
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (!/^[^\s:#][^:#\n]*$/.test(key) || key.length > 100) throw new VaultError('invalid_input', `"${key.slice(0, 40)}" is not a property name.`, { field: 'fields' });
-    const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-    if (!(scalar(value) || (Array.isArray(value) && value.every((v) => scalar(v) && v !== null)))) {
-      throw new VaultError('invalid_input', `Property ${key} must be text, a number, true/false, a list of those, or null to remove it: front matter is flat.`, { field: 'fields' });
-    }
-    out[key] = value === null ? undefined : value;
-  }
-  return out;
+/** The properties to set, with null (remove it) as undefined, which is how setFrontmatterFields removes one. */
+function withRemovals(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  return fields && Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value === null ? undefined : value]));
 }
 
 function maskFields(fields: Record<string, unknown> | undefined): { fields: Record<string, unknown> | undefined; findings: SecretFinding[] } {
@@ -122,31 +87,18 @@ const OP_OF: Record<WriteNoteInput['mode'], 'create' | 'update' | 'append'> = { 
  * set_fields are applied to the note as it is under the vault lock, since they commute. Content that looks like a secret is never
  * committed: the write goes to the inbox, masked, with flag `possible-secret`.
  */
-export async function writeNote(vault: Vault, input: WriteNoteInput): Promise<WriteNoteResult> {
+export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<WriteNoteResult> {
+  const input = parseInput(writeNoteInputSchema, given);
   const session = requireOpenSession(vault, input.session);
-  const path = normalizeNotePath(requireText(input.path, 'path', 1024), { forWrite: true });
+  const path = normalizeNotePath(input.path, { forWrite: true });
   const mode = input.mode;
-  if (!(mode in OP_OF)) throw new VaultError('invalid_input', 'mode must be create, replace, append or set_fields.', { field: 'mode' });
   const folder = folderOf(vault, path);
   if (folder === 'inbox') throw new VaultError('forbidden', `${path} is in the inbox: use propose_to_inbox to send a proposal.`, { field: 'path' });
   if (folder === 'sessions') throw new VaultError('forbidden', `${path} is a session note: end_session writes it.`, { field: 'path' });
   if (folder === 'skills') throw new VaultError('forbidden', `${path} is a skill: use molt_skill, which raises its version and records the molt.`, { field: 'path' });
-  const reason = safeReason(requireText(input.reason, 'reason', 1000));
-  const fields = checkFields(input.fields);
+  const reason = safeReason(input.reason);
+  const fields = withRemovals(input.fields);
   const content = input.content;
-  if (mode !== 'set_fields' && (typeof content !== 'string' || (mode === 'append' && content.trim() === ''))) {
-    throw new VaultError('invalid_input', `content is required for mode ${mode}.`, { field: 'content' });
-  }
-  if (mode === 'set_fields' && (!fields || Object.keys(fields).length === 0)) {
-    throw new VaultError('invalid_input', 'fields is required for mode set_fields (e.g. {"status": "done"}).', { field: 'fields' });
-  }
-  if (mode === 'replace' && !input.expected_hash) {
-    throw new VaultError('invalid_input', 'replace needs expected_hash: read_note the note first and pass the hash it returns.', { field: 'expected_hash' });
-  }
-  if (input.expected_hash !== undefined && !/^[0-9a-f]{64}$/.test(input.expected_hash)) {
-    throw new VaultError('invalid_input', 'expected_hash must be the 64-character sha256 read_note returned.', { field: 'expected_hash' });
-  }
-  if (typeof content === 'string' && content.length > 1_000_000) throw new VaultError('too_large', 'content is larger than 1 MB; split it into several notes.');
 
   const maskedContent = typeof content === 'string' ? maskSecrets(content) : { text: content, findings: [] as SecretFinding[] };
   const maskedFields = maskFields(fields);

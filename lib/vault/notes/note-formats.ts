@@ -1,5 +1,6 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
+import type { ProposalAction, SessionOutcome } from '../agents/contract';
 
 /**
  * The text of the notes Lucid itself writes for agents (inbox proposals and session notes), shared
@@ -44,7 +45,7 @@ export function inboxNotePath(inboxFolder: string, now: Date, title: string, att
 /** What an inbox proposal holds (VAULT-FORMAT, "Inbox"). */
 export interface InboxNoteInput {
   proposedBy: string;
-  action: 'create' | 'update' | 'append' | 'delete';
+  action: ProposalAction;
   /** Vault path of the note the proposal is about. */
   target: string;
   reason: string;
@@ -101,7 +102,7 @@ export interface SessionNoteInput {
   task: string;
   started: Date | string;
   ended: Date | string;
-  outcome: 'done' | 'partial' | 'abandoned';
+  outcome: SessionOutcome;
   /** Vault path of the project note. */
   project?: string | null;
   searched: string[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FrontmatterData } from './frontmatter';
+import { PROPOSAL_ACTIONS, SESSION_OUTCOMES } from '../agents/contract';
 
 /** Lucid's note types, as the `type` field names them. */
 export const NOTE_TYPES = ['person', 'project', 'decision', 'session', 'skill', 'inbox', 'report', 'eval-run'] as const;
@@ -51,7 +52,7 @@ export const sessionSchema = z.looseObject({
   task: text,
   started: time,
   ended: time,
-  outcome: z.enum(['done', 'partial', 'abandoned']),
+  outcome: z.enum(SESSION_OUTCOMES),
   project: link.optional(),
   searched: stringList.optional(),
   read: stringList.optional(),
@@ -74,7 +75,7 @@ export const skillSchema = z.looseObject({
 export const inboxSchema = z.looseObject({
   ...common,
   proposed_by: text,
-  action: z.enum(['create', 'update', 'append', 'delete']),
+  action: z.enum(PROPOSAL_ACTIONS),
   target: text,
   reason: text,
   created: time,

@@ -1,0 +1,484 @@
+import { z } from 'zod';
+import { VaultError, type VaultErrorCode } from '../errors';
+
+/**
+ * The agent contract: what each of the memory protocol's eight tools takes and returns, as zod
+ * schemas. The MCP server registers these schemas, the CLI verbs check their arguments with them,
+ * and the operations parse their input with them, so a bad input gets the same sentence and the
+ * same field from all three. Every literal list of the protocol (outcomes, proposal actions,
+ * write modes, statuses, inbox flags) and the shape of a session's observations live here once.
+ */
+
+type Issue = { path?: PropertyKey[]; input?: unknown };
+
+/** The top-level input field an issue is about (`fields.status` → `fields`). */
+function fieldOf(issue: Issue): string {
+  return issue.path && issue.path.length > 0 ? String(issue.path[0]) : 'input';
+}
+
+/** `a, b or c`. */
+function orList(values: readonly unknown[]): string {
+  const words = values.map(String);
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+const required = (issue: Issue) => `${fieldOf(issue)} is required.`;
+const notText = (issue: Issue) => (issue.input === undefined ? required(issue) : `${fieldOf(issue)} must be text.`);
+
+/** Required text: not blank, at most `max` characters. */
+function requiredText(max: number) {
+  return z
+    .string({ error: notText })
+    .min(1, { error: required })
+    .refine((value) => value.trim() !== '', { error: required })
+    .max(max, { error: (issue) => `${fieldOf(issue)} is longer than ${max} characters.` });
+}
+
+/** Optional text of at most `max` characters. */
+function optionalText(max: number) {
+  return z
+    .string({ error: notText })
+    .max(max, { error: (issue) => `${fieldOf(issue)} is longer than ${max} characters.` })
+    .optional();
+}
+
+/** One of `values`, refused with `<field> must be a, b or c.` */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: (issue) => `${fieldOf(issue)} must be ${orList(values)}.` });
+}
+
+/** A whole number from 1 to `max`. */
+function countUpTo(max: number) {
+  const message = (issue: Issue) => `${fieldOf(issue)} must be a whole number from 1 to ${max}.`;
+  return z.number({ error: message }).int({ error: message }).min(1, { error: message }).max(max, { error: message });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The literal lists
+
+/** How a session ended. */
+export const sessionOutcomeSchema = oneOf(['done', 'partial', 'abandoned']);
+/** How a session ended: `done`, `partial` or `abandoned`. */
+export type SessionOutcome = z.infer<typeof sessionOutcomeSchema>;
+/** The session outcomes, as a plain list. */
+export const SESSION_OUTCOMES = sessionOutcomeSchema.options;
+
+/** What an inbox proposal asks a person to do to its target. */
+export const proposalActionSchema = oneOf(['create', 'update', 'append', 'delete']);
+/** What an inbox proposal asks: `create`, `update` (the whole new note), `append` or `delete`. */
+export type ProposalAction = z.infer<typeof proposalActionSchema>;
+/** The proposal actions, as a plain list. */
+export const PROPOSAL_ACTIONS = proposalActionSchema.options;
+
+/** How `write_note` changes a note. */
+export const writeModeSchema = oneOf(['create', 'replace', 'append', 'set_fields']);
+/** How `write_note` changes a note: `create`, `replace`, `append` or `set_fields`. */
+export type WriteMode = z.infer<typeof writeModeSchema>;
+/** The write modes, as a plain list. */
+export const WRITE_MODES = writeModeSchema.options;
+
+/** Where an agent's write ended up: in the note, or in the inbox (a conflict, or a possible secret). */
+export const writeStatusSchema = z.enum(['written', 'conflict', 'possible_secret']);
+/** Where an agent's write ended up. */
+export type WriteStatus = z.infer<typeof writeStatusSchema>;
+
+/** Where an agent's proposal ended up: proposed, or proposed masked because it held a secret. */
+export const proposeStatusSchema = z.enum(['proposed', writeStatusSchema.enum.possible_secret]);
+
+/** The inbox flags Lucid sets: a write that conflicted, and a write that held a secret. */
+export const inboxFlagSchema = z.enum({ conflict: 'conflict', secret: 'possible-secret' });
+/** An inbox flag Lucid sets. */
+export type InboxFlag = z.infer<typeof inboxFlagSchema>;
+/** The inbox flags by name (`INBOX_FLAGS.secret` is `possible-secret`). */
+export const INBOX_FLAGS = inboxFlagSchema.enum;
+
+// ---------------------------------------------------------------------------------------------
+// Fields shared by several tools
+
+/** The shape of a session id (VAULT-FORMAT: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>`). */
+export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[a-z0-9](?:[a-z0-9-]{0,62})-[a-z2-7]{4}$/;
+
+/** The sentence for a value that is not a session id. */
+export function notASessionId(value: unknown): string {
+  return `"${String(value).slice(0, 80)}" is not a session id; use the id start_session returned (like 20261130-140112-claude-code-k3tq).`;
+}
+
+const sessionField = requiredText(100)
+  .regex(SESSION_ID_PATTERN, { error: (issue) => notASessionId(issue.input) })
+  .describe('The session id start_session returned, e.g. "20261130-140112-claude-code-k3tq".');
+const reasonField = requiredText(1000).describe('Why, in one short line: it becomes the commit message and the changelog line.');
+const projectFilter = optionalText(300);
+
+const MAX_CONTENT = 1_000_000;
+/** Note content: refused as too large (not as invalid) above 1 MB. */
+const noteContent = z
+  .string({ error: notText })
+  .refine((value) => value.length <= MAX_CONTENT, { message: 'content is larger than 1 MB; split it into several notes.', params: { code: 'too_large' } });
+
+const PROPERTY_NAME = /^[^\s:#][^:#\n]*$/;
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+/** A front-matter value an agent may set: text, a number, true/false, a list of those, or null (remove it). */
+const fieldValue = z.union([scalar, z.null(), z.array(scalar)], {
+  error: (issue) => `Property ${String(issue.path?.[1] ?? '')} must be text, a number, true/false, a list of those, or null to remove it: front matter is flat.`,
+});
+const propertyFields = z.record(z.string().regex(PROPERTY_NAME).max(100), fieldValue, {
+  error: (issue) => (issue.code === 'invalid_key' ? `"${String(issue.input).slice(0, 40)}" is not a property name.` : 'fields must be an object of properties.'),
+});
+
+// ---------------------------------------------------------------------------------------------
+// start_session
+
+/** What `start_session` takes. */
+export const startSessionInputSchema = z.object({
+  agent: requiredText(100).describe('Your name as an agent, e.g. "claude-code"; you write as agent:<slug of it>.'),
+  task: requiredText(1000).describe('What you are about to do, in one sentence.'),
+  project: projectFilter.describe('The project\'s name or note path, e.g. "atlas" or "projects/atlas.md".'),
+  repo: optionalText(500).describe('The code repository you work in (remote URL or path), matched against projects\' repo field.'),
+});
+
+/** One note an agent should read before it starts, and why. */
+export const readFirstItemSchema = z.object({ path: z.string(), title: z.string(), type: z.string().nullable(), why: z.string() });
+/** One note an agent should read before it starts, and why. */
+export type ReadFirstItem = z.infer<typeof readFirstItemSchema>;
+
+/** A note a person changed since the agent's last session; `yours` when this agent had written it before. */
+export const personEditSchema = z.object({ path: z.string(), by: z.string(), op: z.string(), at: z.string(), reason: z.string(), yours: z.boolean() });
+/** A note a person changed since the agent's last session. */
+export type PersonEdit = z.infer<typeof personEditSchema>;
+
+/** An inbox proposal a person rejected, with their reason; `yours` when this agent made it. */
+export const personRejectionSchema = z.object({
+  inbox_path: z.string(),
+  target: z.string().nullable(),
+  action: z.string().nullable(),
+  proposed_by: z.string().nullable(),
+  by: z.string(),
+  at: z.string(),
+  reason: z.string(),
+  yours: z.boolean(),
+});
+/** An inbox proposal a person rejected, with their reason. */
+export type PersonRejection = z.infer<typeof personRejectionSchema>;
+
+/** An edit a person reverted. */
+export const personRevertSchema = z.object({
+  path: z.string(),
+  by: z.string(),
+  at: z.string(),
+  reason: z.string(),
+  reverted_edit: z.string().nullable(),
+  reverted_actor: z.string().nullable(),
+  yours: z.boolean(),
+});
+/** An edit a person reverted. */
+export type PersonRevert = z.infer<typeof personRevertSchema>;
+
+/**
+ * How people corrected the vault since the agent's previous session ended: `since` is when it
+ * ended (null when it has none; then the last 14 days count).
+ */
+export const sinceLastSessionSchema = z.object({
+  since: z.string().nullable(),
+  previous_session: z.string().nullable(),
+  edited: z.array(personEditSchema),
+  rejected: z.array(personRejectionSchema),
+  reverted: z.array(personRevertSchema),
+});
+/** How people corrected the vault since the agent's previous session ended. */
+export type SinceLastSession = z.infer<typeof sinceLastSessionSchema>;
+
+/** What `start_session` returns: the session id and what to read first. */
+export const startSessionResultSchema = z.object({
+  session: z.string(),
+  actor: z.string(),
+  /** Where end_session will write the session note. */
+  session_note: z.string(),
+  task: z.string(),
+  /** The matched project note, or null. */
+  project: z.string().nullable(),
+  read_first: z.array(readFirstItemSchema),
+  since_last_session: sinceLastSessionSchema,
+  /** Sentences about what could not be matched, for the agent. */
+  notes: z.array(z.string()),
+});
+/** What `start_session` returns. */
+export type StartSessionResult = z.infer<typeof startSessionResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// search_notes and read_note
+
+/** What `search_notes` takes. */
+export const searchNotesInputSchema = z.object({
+  query: requiredText(500).describe('A question or keywords, e.g. "why did we pick postgres".'),
+  type: optionalText(50).describe('Only notes of this type: person, project, decision, session, skill, report, or a vault\'s own type.'),
+  project: projectFilter.describe('Only notes of this project (its name or note path).'),
+  limit: countUpTo(50).optional().describe('At most this many results (default 20).'),
+});
+
+/** What the library's search takes: the tool's input, and what the CLI and the dashboard add. */
+export const searchNotesOptionsSchema = searchNotesInputSchema.extend({
+  folder: optionalText(1024).describe('Only notes under this folder.'),
+  includeSystem: z.boolean().optional().describe('Also search the changelog, the inbox and evaluations.'),
+  limit: countUpTo(200).optional().describe('At most this many results (default 20).'),
+});
+
+/** What `search_notes` returns: ranked notes with snippets (matches marked « »). */
+export const searchNotesResultSchema = z.object({
+  query: z.string(),
+  project: z.string().nullable(),
+  results: z.array(z.object({ path: z.string(), title: z.string(), type: z.string().nullable(), score: z.number(), snippet: z.string() })),
+});
+/** What `search_notes` returns. */
+export type SearchNotesResult = z.infer<typeof searchNotesResultSchema>;
+
+/** What `read_note` takes. */
+export const readNoteInputSchema = z.object({
+  path: requiredText(1024).describe('The note\'s path in the vault, e.g. "decisions/use-postgres.md".'),
+});
+
+/** What `read_note` returns; `hash` is the sha256 of the file's bytes, to pass as expected_hash when writing. */
+export const readNoteResultSchema = z.object({
+  path: z.string(),
+  title: z.string(),
+  type: z.string().nullable(),
+  frontmatter: z.record(z.string(), z.unknown()),
+  body: z.string(),
+  hash: z.string(),
+  links: z.array(z.object({ raw: z.string(), target: z.string(), resolved: z.string().nullable() })),
+  backlinks: z.array(z.object({ from: z.string(), line: z.number() })),
+  problem: z.string().nullable(),
+  violations: z.array(z.object({ field: z.string(), message: z.string() })),
+});
+/** What `read_note` returns. */
+export type ReadNoteResult = z.infer<typeof readNoteResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// write_note
+
+/**
+ * What `write_note` takes. Content is required for create, replace and append; fields for
+ * set_fields; expected_hash for replace.
+ */
+export const writeNoteInputSchema = z
+  .object({
+    session: sessionField,
+    path: requiredText(1024).describe('The note\'s path in the vault, ending in .md, e.g. "projects/atlas.md".'),
+    mode: writeModeSchema.describe(`${orList(WRITE_MODES)}.`),
+    content: noteContent.optional().describe('The markdown: the whole note for create and replace, the text to add for append.'),
+    fields: propertyFields.optional().describe('Front-matter properties to set, e.g. {"status": "done"}; null removes one. Links as "[[folder/note]]".'),
+    expected_hash: z
+      .string({ error: notText })
+      .regex(/^[0-9a-f]{64}$/, { error: 'expected_hash must be the 64-character sha256 read_note returned.' })
+      .optional()
+      .describe('The hash read_note returned for the version you changed; required for replace.'),
+    reason: reasonField,
+  })
+  .superRefine((input, ctx) => {
+    const { mode, content } = input;
+    if (mode !== 'set_fields' && (content === undefined || (mode === 'append' && content.trim() === ''))) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: `content is required for mode ${mode}.` });
+    }
+    if (mode === 'set_fields' && (!input.fields || Object.keys(input.fields).length === 0)) {
+      ctx.addIssue({ code: 'custom', path: ['fields'], message: 'fields is required for mode set_fields (e.g. {"status": "done"}).' });
+    }
+    if (mode === 'replace' && !input.expected_hash) {
+      ctx.addIssue({ code: 'custom', path: ['expected_hash'], message: 'replace needs expected_hash: read_note the note first and pass the hash it returns.' });
+    }
+  });
+/** What `write_note` takes. */
+export type WriteNoteInput = z.input<typeof writeNoteInputSchema>;
+
+/** What `write_note` returns; `hash` is the note's new sha256 (written) or its current one (conflict). */
+export const writeNoteResultSchema = z.object({
+  status: writeStatusSchema,
+  path: z.string(),
+  edit_id: z.string(),
+  commit: z.string(),
+  hash: z.string().nullable(),
+  inbox_path: z.string().nullable(),
+  message: z.string(),
+});
+/** What `write_note` returns. */
+export type WriteNoteResult = z.infer<typeof writeNoteResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// propose_to_inbox
+
+/** What `propose_to_inbox` takes; content may be empty only for delete. */
+export const proposeInputSchema = z
+  .object({
+    session: sessionField,
+    target: requiredText(1024).describe('The note the proposal is about, e.g. "projects/atlas.md".'),
+    action: proposalActionSchema.describe(`${orList(PROPOSAL_ACTIONS).replace('update', 'update (whole new note)')}.`),
+    content: noteContent.default('').describe('The proposed text (empty for delete).'),
+    reason: reasonField,
+    confidence: z
+      .number({ error: 'confidence must be between 0 and 1.' })
+      .min(0, { error: 'confidence must be between 0 and 1.' })
+      .max(1, { error: 'confidence must be between 0 and 1.' })
+      .optional()
+      .describe('How sure you are, from 0 to 1.'),
+  })
+  .superRefine((input, ctx) => {
+    if (input.action !== 'delete' && input.content.trim() === '') {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'content is required (the proposed text).' });
+    }
+  });
+/** What `propose_to_inbox` takes. */
+export type ProposeInput = z.input<typeof proposeInputSchema>;
+
+/** What `propose_to_inbox` returns. */
+export const proposeResultSchema = z.object({
+  status: proposeStatusSchema,
+  inbox_path: z.string(),
+  target: z.string(),
+  action: proposalActionSchema,
+  flag: inboxFlagSchema.nullable(),
+  edit_id: z.string(),
+  commit: z.string(),
+  message: z.string(),
+});
+/** What `propose_to_inbox` returns. */
+export type ProposeResult = z.infer<typeof proposeResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// record_decision
+
+/** What `record_decision` takes. */
+export const recordDecisionInputSchema = z.object({
+  session: sessionField,
+  project: requiredText(300).describe('The project\'s name or note path, e.g. "atlas".'),
+  title: requiredText(200).describe('The decision in a few words, e.g. "Use Postgres for the ledger".'),
+  decision: requiredText(20_000).describe('What was decided (markdown).'),
+  rationale: requiredText(20_000).describe('Why: the reasons and what was weighed (markdown).'),
+  replaces: optionalText(1024).describe('The decision this one replaces (its path, e.g. "decisions/atlas-use-mysql.md").'),
+});
+/** What `record_decision` takes. */
+export type RecordDecisionInput = z.input<typeof recordDecisionInputSchema>;
+
+/** What `record_decision` returns. */
+export const recordDecisionResultSchema = z.object({
+  status: writeStatusSchema.exclude(['conflict']),
+  path: z.string(),
+  superseded: z.string().nullable(),
+  edit_id: z.string(),
+  commit: z.string(),
+  hash: z.string().nullable(),
+  inbox_path: z.string().nullable(),
+  message: z.string(),
+});
+/** What `record_decision` returns. */
+export type RecordDecisionResult = z.infer<typeof recordDecisionResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// molt_skill
+
+/** What `molt_skill` takes. */
+export const moltSkillInputSchema = z.object({
+  session: sessionField,
+  name: requiredText(100).describe('The skill\'s name in [a-z0-9-], e.g. "triage-flaky-tests".'),
+  content: requiredText(200_000).describe('The procedure in markdown, without front matter.'),
+  trigger: optionalText(500).describe('When an agent should use it, e.g. "when CI fails intermittently"; required for a new skill.'),
+  reason: reasonField,
+});
+/** What `molt_skill` takes. */
+export type MoltSkillInput = z.input<typeof moltSkillInputSchema>;
+
+/** What `molt_skill` returns. */
+export const moltSkillResultSchema = z.object({
+  status: writeStatusSchema,
+  path: z.string(),
+  name: z.string(),
+  version: z.number(),
+  previous_version: z.number(),
+  edit_id: z.string(),
+  commit: z.string(),
+  hash: z.string().nullable(),
+  inbox_path: z.string().nullable(),
+  message: z.string(),
+});
+/** What `molt_skill` returns. */
+export type MoltSkillResult = z.infer<typeof moltSkillResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// end_session
+
+/**
+ * What Lucid observed a session doing, in the order it first did each thing: its queries, the
+ * notes it read, the notes it wrote, its inbox proposals, the skills it read, and the times of its
+ * first search and first write.
+ */
+export const sessionObservationsSchema = z.object({
+  searched: z.array(z.string()),
+  read: z.array(z.string()),
+  touched: z.array(z.string()),
+  inbox: z.array(z.string()),
+  skills_used: z.array(z.string()),
+  first_search: z.string().nullable(),
+  first_write: z.string().nullable(),
+});
+/** What Lucid observed a session doing. */
+export type SessionObservations = z.infer<typeof sessionObservationsSchema>;
+
+/** Next steps as a list, or as text with one step per line (a leading `-` or `*` dropped). */
+const nextSteps = z
+  .union([z.array(z.string().max(500, { error: 'next_steps: each step is at most 500 characters.' })).max(50, { error: 'next_steps has more than 50 steps.' }), z.string().max(5000)], {
+    error: 'next_steps must be a list of steps, or text with one step per line.',
+  })
+  .transform((steps) => (typeof steps === 'string' ? steps.split('\n').map((s) => s.replace(/^\s*[-*]\s*/, '').trim()).filter(Boolean) : steps));
+
+/** What `end_session` takes. */
+export const endSessionInputSchema = z.object({
+  session: sessionField,
+  summary: requiredText(20_000).describe('What you did and learned, for the next agent and for people (markdown).'),
+  outcome: sessionOutcomeSchema.default('done').describe(`${orList(SESSION_OUTCOMES).replace('done', 'done (default)')}.`),
+  next_steps: nextSteps.optional().describe('What should happen next, one step per item.'),
+});
+/** What `end_session` takes. */
+export type EndSessionInput = z.input<typeof endSessionInputSchema>;
+
+/** What `end_session` returns: the session note and what was observed. */
+export const endSessionResultSchema = z.object({
+  session: z.string(),
+  path: z.string(),
+  outcome: sessionOutcomeSchema,
+  edit_id: z.string(),
+  commit: z.string(),
+  observed: sessionObservationsSchema,
+  message: z.string(),
+});
+/** What `end_session` returns. */
+export type EndSessionResult = z.infer<typeof endSessionResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Checking an input
+
+/** Why an input was refused: the sentence, the top-level field, and the error code it maps to. */
+export interface InputProblem {
+  code: Extract<VaultErrorCode, 'invalid_input' | 'too_large'>;
+  message: string;
+  field?: string;
+}
+
+/** The first problem of a failed parse, as the sentence every consumer reports. */
+export function inputProblem(error: z.ZodError): InputProblem {
+  const issue = error.issues[0];
+  if (!issue) return { code: 'invalid_input', message: 'The input is not valid.' };
+  const params = issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined) : undefined;
+  return {
+    code: params?.code === 'too_large' ? 'too_large' : 'invalid_input',
+    message: issue.message,
+    ...(issue.path.length > 0 ? { field: String(issue.path[0]) } : {}),
+  };
+}
+
+/**
+ * Parses an operation's input with its contract schema; a refused input throws a VaultError
+ * (`invalid_input`, or `too_large` for content over 1 MB) with the sentence and `{ field }`.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problem = inputProblem(parsed.error);
+  throw new VaultError(problem.code, problem.message, problem.field ? { field: problem.field } : undefined);
+}
