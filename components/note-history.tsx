@@ -19,8 +19,3 @@ export async function NoteHistory({ history }: { history: Promise<CommitRecord[]
     </ol>
   );
 }
-
-/** Placeholder while the history or the backlinks load. */
-export function HistorySkeleton() {
-  return <div role="status" className="h-24 animate-pulse rounded bg-stone-200" aria-label="Loading history" />;
-}

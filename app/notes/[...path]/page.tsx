@@ -4,7 +4,8 @@ import { Suspense } from 'react';
 import { BacklinksList } from '@/components/backlinks-list';
 import { FrontmatterTable } from '@/components/frontmatter-table';
 import { MarkdownView } from '@/components/markdown-view';
-import { HistorySkeleton, NoteHistory } from '@/components/note-history';
+import { HistorySkeleton } from '@/components/history-skeleton';
+import { NoteHistory } from '@/components/note-history';
 import { obsidianHref } from '@/lib/markdown/hrefs';
 import { fetchBacklinks, fetchNote, fetchNoteHistory, RENDER_LIMIT } from '@/lib/server/data';
 
