@@ -1,7 +1,6 @@
 import Link from 'next/link';
 import { PageHeader } from '@/components/page-header';
-import { getVault } from '@/lib/server/vault';
-import { summarizeVault } from '@/lib/vault';
+import { fetchOverview } from '@/lib/server/data';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',
@@ -16,8 +15,7 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 export default async function OverviewPage() {
-  const vault = await getVault();
-  const summary = await summarizeVault(vault, new Date());
+  const summary = await fetchOverview();
   const figures = [
     { label: 'Pending inbox items', value: summary.pendingInbox, href: '/inbox', testId: 'figure-inbox' },
     { label: 'Edits in the last 7 days', value: summary.editsLast7Days, href: '/changelog', testId: 'figure-edits' },
@@ -57,7 +55,11 @@ export default async function OverviewPage() {
         </table>
         {summary.unparseable > 0 ? (
           <p className="mt-3 text-sm text-amber-800">
-            {summary.unparseable} {summary.unparseable === 1 ? 'note has' : 'notes have'} front matter Lucid cannot read. <Link href="/health" className="underline">See Health</Link>.
+            {summary.unparseable} {summary.unparseable === 1 ? 'note has' : 'notes have'} front matter Lucid cannot read.{' '}
+            <Link href="/health" className="underline">
+              See Health
+            </Link>
+            .
           </p>
         ) : null}
       </section>

@@ -16,6 +16,7 @@ const TONES = {
 } satisfies Record<string, Tone>;
 
 /** Obsidian's callout types and aliases; unknown types look like `note`. */
+// biome-ignore format: one line per colour reads as the table it is
 const TONE_BY_TYPE: Record<string, keyof typeof TONES> = {
   note: 'blue', info: 'blue', todo: 'blue',
   abstract: 'cyan', summary: 'cyan', tldr: 'cyan',
@@ -45,8 +46,7 @@ type Props<Tag extends keyof JSX.IntrinsicElements> = ComponentProps<Tag> & Extr
 const BOX_CLASSES: Record<string, string> = {
   'callout-content': 'mt-1 [&>:first-child]:mt-1 [&>:last-child]:mb-0',
   embed: 'my-4 overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-700',
-  'embed-title':
-    'border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-sm font-medium dark:border-zinc-700 dark:bg-zinc-900',
+  'embed-title': 'border-b border-zinc-200 bg-zinc-50 px-3 py-1.5 text-sm font-medium dark:border-zinc-700 dark:bg-zinc-900',
   'embed-content': 'px-4 py-1',
 };
 
@@ -98,9 +98,7 @@ const CLASSES = {
   a: 'text-sky-700 underline underline-offset-2 hover:text-sky-900 dark:text-sky-400 dark:hover:text-sky-300',
   ol: 'my-3 list-decimal space-y-1 pl-6',
   blockquote: 'my-4 border-l-4 border-zinc-300 pl-4 text-zinc-700 dark:border-zinc-600 dark:text-zinc-300',
-  pre:
-    'my-4 overflow-x-auto rounded-md bg-zinc-900 p-4 text-sm leading-6 text-zinc-100 ' +
-    '[&>code]:bg-transparent [&>code]:p-0 [&>code]:text-inherit',
+  pre: 'my-4 overflow-x-auto rounded-md bg-zinc-900 p-4 text-sm leading-6 text-zinc-100 ' + '[&>code]:bg-transparent [&>code]:p-0 [&>code]:text-inherit',
   code: 'rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-zinc-800',
   table: 'w-full border-collapse text-sm',
   th: 'border border-zinc-300 bg-zinc-100 px-3 py-1.5 text-left font-semibold dark:border-zinc-600 dark:bg-zinc-800',
@@ -119,9 +117,7 @@ const CLASSES = {
 export const markdownElements: Components = {
   h1: ({ node: _node, className, ...props }) => <h1 className={cx(className, CLASSES.h1)} {...props} />,
   // The footnotes label is an `sr-only` h2: visually hidden, without heading styles.
-  h2: ({ node: _node, className, ...props }) => (
-    <h2 className={cx(className, hasClass(className, 'sr-only') ? 'sr-only' : CLASSES.h2)} {...props} />
-  ),
+  h2: ({ node: _node, className, ...props }) => <h2 className={cx(className, hasClass(className, 'sr-only') ? 'sr-only' : CLASSES.h2)} {...props} />,
   h3: ({ node: _node, className, ...props }) => <h3 className={cx(className, CLASSES.h3)} {...props} />,
   h4: ({ node: _node, className, ...props }) => <h4 className={cx(className, CLASSES.h4)} {...props} />,
   h5: ({ node: _node, className, ...props }) => <h5 className={cx(className, CLASSES.h5)} {...props} />,
@@ -131,9 +127,7 @@ export const markdownElements: Components = {
   ul: List,
   ol: ({ node: _node, className, ...props }) => <ol className={cx(className, CLASSES.ol)} {...props} />,
   li: ListItem,
-  blockquote: ({ node: _node, className, ...props }) => (
-    <blockquote className={cx(className, CLASSES.blockquote)} {...props} />
-  ),
+  blockquote: ({ node: _node, className, ...props }) => <blockquote className={cx(className, CLASSES.blockquote)} {...props} />,
   pre: ({ node: _node, className, ...props }) => <pre className={cx(className, CLASSES.pre)} {...props} />,
   code: ({ node: _node, className, ...props }) => <code className={cx(className, CLASSES.code)} {...props} />,
   table: ({ node: _node, className, ...props }) => (
@@ -145,6 +139,7 @@ export const markdownElements: Components = {
   td: ({ node: _node, className, ...props }) => <td className={cx(className, CLASSES.td)} {...props} />,
   hr: ({ node: _node, className, ...props }) => <hr className={cx(className, CLASSES.hr)} {...props} />,
   img: ({ node: _node, className, alt, ...props }) => (
+    // biome-ignore lint/performance/noImgElement: vault images come from /files with unknown sizes; next/image needs them
     <img className={cx(className, CLASSES.img)} alt={alt ?? ''} loading="lazy" {...props} />
   ),
   del: ({ node: _node, className, ...props }) => <del className={cx(className, CLASSES.del)} {...props} />,

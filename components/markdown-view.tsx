@@ -34,13 +34,7 @@ export function MarkdownView({ markdown, notePath, resolve, embed, className }: 
   return (
     <div className={['max-w-none break-words text-zinc-900 dark:text-zinc-100', className].filter(Boolean).join(' ')}>
       <Markdown
-        remarkPlugins={[
-          remarkGfm,
-          remarkRawHtmlAsText,
-          remarkCallouts,
-          remarkAnchors,
-          [remarkVaultLinks, { notePath, resolve, embed }],
-        ]}
+        remarkPlugins={[remarkGfm, remarkRawHtmlAsText, remarkCallouts, remarkAnchors, [remarkVaultLinks, { notePath, resolve, embed }]]}
         // Footnote ids unprefixed here: rehype-sanitize adds the one `user-content-` prefix.
         remarkRehypeOptions={{ clobberPrefix: '' }}
         rehypePlugins={[rehypeFragmentPrefix, [rehypeSanitize, noteSanitizeSchema]]}

@@ -10,11 +10,7 @@ import { searchQueryOptions } from '@/lib/queries/search';
 /** A snippet whose matches are marked « and » by the search index, shown with <mark>. */
 function Snippet({ text }: { text: string }) {
   const parts = text.split(/(«[^»]*»)/g);
-  return (
-    <>
-      {parts.map((part, i) => (part.startsWith('«') && part.endsWith('»') ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>))}
-    </>
-  );
+  return <>{parts.map((part, i) => (part.startsWith('«') && part.endsWith('»') ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>))}</>;
 }
 
 const TYPES = ['person', 'project', 'decision', 'session', 'skill', 'inbox', 'report', 'eval-run'];
@@ -47,6 +43,7 @@ export function SearchView({ folders }: { folders: string[] }) {
   const results = useQuery(searchQueryOptions(query, type, folder));
   return (
     <div className="max-w-3xl">
+      {/* biome-ignore lint/a11y/useSemanticElements: a <search> wrapper would drop the form's submit handling; role="search" on the form is the ARIA pattern */}
       <form role="search" className="flex flex-wrap gap-2" onSubmit={(e) => e.preventDefault()}>
         <label className="sr-only" htmlFor="search-input">
           Search the vault
@@ -85,7 +82,9 @@ export function SearchView({ folders }: { folders: string[] }) {
       </form>
       <div aria-live="polite" className="mt-4">
         {!query.trim() ? (
-          <p className="text-sm text-stone-500">Type a question or a few words. Titles, aliases, headings and tags count most; the changelog and inbox are left out.</p>
+          <p className="text-sm text-stone-500">
+            Type a question or a few words. Titles, aliases, headings and tags count most; the changelog and inbox are left out.
+          </p>
         ) : results.isError ? (
           <p role="alert" className="text-sm text-red-800">
             Search failed: {(results.error as Error).message}
@@ -93,7 +92,9 @@ export function SearchView({ folders }: { folders: string[] }) {
         ) : results.isPending ? (
           <p className="text-sm text-stone-500">Searching…</p>
         ) : results.data.length === 0 ? (
-          <p className="text-sm text-stone-600">No notes match “{query}”. Try other words{type || folder ? ', or remove a filter' : ''}.</p>
+          <p className="text-sm text-stone-600">
+            No notes match “{query}”. Try other words{type || folder ? ', or remove a filter' : ''}.
+          </p>
         ) : (
           <ol aria-label="Search results" className="space-y-3">
             {results.data.map((hit) => (

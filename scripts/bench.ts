@@ -14,9 +14,12 @@ const count = Number(values.notes);
 const root = values.keep ? path.resolve(values.keep) : mkdtempSync(path.join(os.tmpdir(), 'lucid-bench-'));
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1' };
 
-const WORDS = 'alpha beta gamma delta migration postgres latency budget cache index schema session agent skill decision project review deploy rollback incident metric dashboard search memory vault note link backlink history commit revert inbox proposal person team roadmap quarter customer billing invoice retry queue worker cron backup restore'.split(' ');
+const WORDS =
+  'alpha beta gamma delta migration postgres latency budget cache index schema session agent skill decision project review deploy rollback incident metric dashboard search memory vault note link backlink history commit revert inbox proposal person team roadmap quarter customer billing invoice retry queue worker cron backup restore'.split(
+    ' ',
+  );
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const pick = () => WORDS[Math.floor(rand() * WORDS.length)];
 
 function generate(): void {
@@ -26,7 +29,10 @@ function generate(): void {
     mkdirSync(path.join(root, folder), { recursive: true });
     const words = Array.from({ length: 250 }, pick).join(' ');
     const link = `[[note-${(i * 7919) % count}]]`;
-    writeFileSync(path.join(root, folder, `note-${i}.md`), `---\ntags: [${pick()}]\ncreated: 2026-01-01\n---\n# Note ${i} about ${pick()} and ${pick()}\n\n${words}\n\nSee ${link}.\n`);
+    writeFileSync(
+      path.join(root, folder, `note-${i}.md`),
+      `---\ntags: [${pick()}]\ncreated: 2026-01-01\n---\n# Note ${i} about ${pick()} and ${pick()}\n\n${words}\n\nSee ${link}.\n`,
+    );
   }
 }
 
@@ -78,7 +84,9 @@ async function main(): Promise<void> {
   await time('commit index, first build', () => vault.commits());
   await time('history of one note (indexed)', () => vault.history('area-0/topic-0/note-0.md'));
   await time('backlinks of one note', () => vault.backlinks('area-1/topic-1/note-1.md'));
-  const session = await time('agent start_session (context to read first)', () => startSession(vault, { agent: 'bench', task: 'review the postgres migration budget' }));
+  const session = await time('agent start_session (context to read first)', () =>
+    startSession(vault, { agent: 'bench', task: 'review the postgres migration budget' }),
+  );
   await time('agent search_notes', () => searchNotes(vault, { query: 'postgres migration budget' }, [session.session]));
   await time('agent end_session (writes the session note)', () => endSession(vault, { session: session.session, summary: 'benchmark', outcome: 'done' }));
   vault.close();

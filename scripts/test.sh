@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the tests need (Debian's chromium when run as root), then runs every
-# unit, integration, MCP and browser test, and ends with one plain line: "tests: N passed, N failed".
+# unit, integration, MCP and browser test after the static checks (Biome, knip, the layer check), and ends with
+# one plain line: "tests: N passed, N failed", where each static check counts as one test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,12 +31,26 @@ fi
 # 2. Node dependencies, when `npm test` runs on a clone without them.
 if [ ! -d node_modules ]; then step "npm ci"; npm ci --no-audit --no-fund || exit 1; fi
 
-# 3. Unit, integration and MCP tests (vitest 4; vitest 5 needs Node 22).
+# 3. Static checks, each one test in the closing line: lint and format (Biome), unused code (knip), layers.
+check() {
+  local name=$1; shift
+  step "$name"
+  "$@"
+  local rc=$?
+  echo "$name $rc" >>"$OUT/checks.txt"
+  [ "$rc" = 0 ] || echo "$name failed (exit $rc)"
+}
+: >"$OUT/checks.txt"
+check lint npx biome ci .
+check knip npx knip
+check layers node --import tsx scripts/check-layers.ts
+
+# 4. Unit, integration and MCP tests (vitest 4; vitest 5 needs Node 22).
 step "unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
 unit_rc=$?
 
-# 4. Production build and browser tests.
+# 5. Production build and browser tests.
 e2e_rc=0
 build_rc=0
 if [ "$have_e2e" = 1 ]; then
@@ -49,11 +64,18 @@ if [ "$have_e2e" = 1 ]; then
   fi
 fi
 
-# 5. One plain closing line from both runners' JSON reports.
+# 6. One plain closing line from the static checks and both runners' JSON reports.
 node - "$OUT" "$unit_rc" "$build_rc" "$e2e_rc" "$have_e2e" <<'JS'
 const fs = require('node:fs');
 const [out, unitRc, buildRc, e2eRc, haveE2e] = process.argv.slice(2);
 let passed = 0, failed = 0, skipped = 0;
+try {
+  for (const line of fs.readFileSync(`${out}/checks.txt`, 'utf8').split('\n').filter(Boolean)) {
+    const [name, rc] = line.split(' ');
+    if (rc === '0') passed += 1;
+    else { failed += 1; console.log(`${name}: failed`); }
+  }
+} catch { failed += 1; console.log('static checks: no report'); }
 try {
   const v = JSON.parse(fs.readFileSync(`${out}/vitest.json`, 'utf8'));
   passed += v.numPassedTests; failed += v.numFailedTests; skipped += (v.numPendingTests || 0) + (v.numTodoTests || 0);

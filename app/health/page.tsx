@@ -1,11 +1,10 @@
 import Link from 'next/link';
 import { PageHeader } from '@/components/page-header';
 import { noteHref } from '@/lib/markdown/hrefs';
-import { getVault } from '@/lib/server/vault';
+import { fetchHealthReport } from '@/lib/server/data';
 
 export default async function HealthPage() {
-  const vault = await getVault();
-  const report = await vault.lint();
+  const report = await fetchHealthReport();
   const byNote = new Map<string, { field: string; message: string }[]>();
   for (const v of report.violations) byNote.set(v.path, [...(byNote.get(v.path) ?? []), v]);
   const brokenByNote = new Map<string, { line: number; link: string }[]>();

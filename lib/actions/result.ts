@@ -1,4 +1,4 @@
-import type { VaultErrorCode } from '@/lib/vault/errors';
+import type { VaultErrorCode } from '@/lib/vault';
 
 /** What every server action returns: data, or a typed code and a sentence for the person. */
 export type ActionResult<T> =

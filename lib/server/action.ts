@@ -1,11 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
-import { isVaultError } from '@/lib/vault/errors';
 import type { ActionResult } from '@/lib/actions/result';
+import { isVaultError } from '@/lib/vault';
 import { checkCurrentRequest } from './gate';
-
-/** Marks functions made by {@link gatedAction}, so a test can prove every action has the gate. */
-export const GATED = Symbol.for('lucid.gated');
 
 /**
  * The one way to make a server action: the request gate (Host, Origin, token cookie) runs first,
@@ -13,13 +10,18 @@ export const GATED = Symbol.for('lucid.gated');
  * code, bugs are thrown. No action can skip the gate.
  */
 export function gatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.output<S>) => Promise<T>): (input: z.input<S>) => Promise<ActionResult<T>> {
-  const action = async (input: z.input<S>): Promise<ActionResult<T>> => {
+  return async (input: z.input<S>): Promise<ActionResult<T>> => {
     const verdict = await checkCurrentRequest('POST');
     if (!verdict.ok) return { ok: false, code: 'forbidden', message: verdict.reason };
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
       const flat = z.flattenError(parsed.error);
-      return { ok: false, code: 'invalid_input', message: 'Check the highlighted fields.', fieldErrors: flat.fieldErrors as Record<string, string[] | undefined> };
+      return {
+        ok: false,
+        code: 'invalid_input',
+        message: 'Check the highlighted fields.',
+        fieldErrors: flat.fieldErrors as Record<string, string[] | undefined>,
+      };
     }
     try {
       return { ok: true, data: await run(parsed.data) };
@@ -28,6 +30,4 @@ export function gatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.ou
       throw error;
     }
   };
-  Object.defineProperty(action, GATED, { value: true });
-  return action;
 }

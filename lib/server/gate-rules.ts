@@ -33,7 +33,7 @@ export function allowedHosts(port: number): string[] {
 }
 
 /** The only Origins allowed on a state-changing request. */
-export function allowedOrigins(port: number): string[] {
+function allowedOrigins(port: number): string[] {
   return allowedHosts(port).map((host) => `http://${host}`);
 }
 
@@ -62,13 +62,13 @@ export function checkRequest(request: GateRequest, config: GateConfig): GateVerd
   }
   const presented = readCookie(request.cookie, cookieName(config.port));
   if (!presented || !safeEqual(presented, config.token)) {
-    return { ok: false, status: 401, reason: 'Open the dashboard with the link that `lucid serve` printed (it carries this launch\'s token).' };
+    return { ok: false, status: 401, reason: "Open the dashboard with the link that `lucid serve` printed (it carries this launch's token)." };
   }
   return { ok: true };
 }
 
 /** One cookie's value from a Cookie header. */
-export function readCookie(header: string | null, name: string): string | null {
+function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const at = part.indexOf('=');

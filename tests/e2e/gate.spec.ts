@@ -11,7 +11,15 @@ test('a foreign Host is refused on pages, notes and files (DNS rebinding), even 
     expect(response.status, path).toBe(403);
     expect(response.body).not.toContain('Billing');
   }
-  for (const spoof of [`localhost.evil.example:${port}`, `LOCALHOST:${port}`, `localhost.:${port}`, `0.0.0.0:${port}`, `127.0.0.2:${port}`, `127.0.0.1:${port + 1}`, '']) {
+  for (const spoof of [
+    `localhost.evil.example:${port}`,
+    `LOCALHOST:${port}`,
+    `localhost.:${port}`,
+    `0.0.0.0:${port}`,
+    `127.0.0.2:${port}`,
+    `127.0.0.1:${port + 1}`,
+    '',
+  ]) {
     expect((await rawRequest({ path: '/', headers: { Host: spoof, Cookie: cookie } })).status, spoof).toBe(403);
   }
 });
@@ -41,21 +49,33 @@ test('every server action refuses a foreign Origin, no Origin, Origin null and n
   ];
   for (const id of ids) {
     for (const headers of attempts) {
-      const response = await rawRequest({ method: 'POST', path: '/search', headers: { ...headers, 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8' }, body: '[{"query":"atlas"}]' });
+      const response = await rawRequest({
+        method: 'POST',
+        path: '/search',
+        headers: { ...headers, 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8' },
+        body: '[{"query":"atlas"}]',
+      });
       expect([401, 403], JSON.stringify(headers)).toContain(response.status);
       expect(response.body).not.toContain('atlas.md');
     }
   }
-  const form = await rawRequest({ method: 'POST', path: '/', headers: { Host: host, Cookie: cookie, Origin: 'http://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
+  const form = await rawRequest({
+    method: 'POST',
+    path: '/',
+    headers: { Host: host, Cookie: cookie, Origin: 'http://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'a=b',
+  });
   expect(form.status).toBe(403);
   expect(vault.snapshot()).toEqual(before);
 });
 
-test('the dashboard\'s own requests carry the right Origin and work; pages send a nonce CSP', async ({ page }) => {
+test("the dashboard's own requests carry the right Origin and work; pages send a nonce CSP", async ({ page }) => {
   const violations: string[] = [];
   await page.exposeFunction('reportCsp', (v: string) => violations.push(v));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportCsp: (v: string) => void }).reportCsp(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { reportCsp: (v: string) => void }).reportCsp(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const response = await page.goto('/search');
   const csp = response?.headers()['content-security-policy'] ?? '';

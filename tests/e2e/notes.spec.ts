@@ -35,7 +35,10 @@ test('a note whose name has # and accents opens, and links to it resolve', async
   const vault = e2eVault();
   const id = randomBytes(3).toString('hex');
   vault.write(`Notes/Résumé tips #1 ${id}.md`, `# Tips\n\nSee [[Team handbook]].\n`);
-  vault.write(`Notes/Index ${id}.md`, `A wikilink would stop at the #, so this one is a markdown link: read [the tips](R%C3%A9sum%C3%A9%20tips%20%231%20${id}.md).\n`);
+  vault.write(
+    `Notes/Index ${id}.md`,
+    `A wikilink would stop at the #, so this one is a markdown link: read [the tips](R%C3%A9sum%C3%A9%20tips%20%231%20${id}.md).\n`,
+  );
   const note = new NotePage(page);
   await note.open(`Notes/Index ${id}.md`);
   await note.body.getByRole('link', { name: 'the tips' }).click();
@@ -47,7 +50,7 @@ test('a note whose name has # and accents opens, and links to it resolve', async
 test('renders callouts and embeds, hides %%comments%%, and offers Open in Obsidian', async ({ page }) => {
   const note = new NotePage(page);
   await note.open('Notes/Team handbook.md');
-  await expect(note.body.locator('div.callout[data-callout="note"]').first()).toContainText('This vault is the team\'s memory');
+  await expect(note.body.locator('div.callout[data-callout="note"]').first()).toContainText("This vault is the team's memory");
   await expect(note.body).not.toContainText('move the agent list');
   await expect(note.body.getByText('Onboarding checklist 🚀').first()).toBeVisible();
   await expect(page.getByRole('link', { name: 'Open in Obsidian' })).toHaveAttribute('href', /^obsidian:\/\/open\?vault=.+&file=Notes%2FTeam%20handbook$/);

@@ -17,7 +17,9 @@ function portOpen(port: number): Promise<boolean> {
 test('lucid serve refuses a port in use, prints a token URL, and leaves no server behind on Ctrl-C', async ({ browser }) => {
   const vault = e2eVault();
   const busy = e2eServer().port;
-  const taken = spawn(path.resolve('bin/lucid'), ['serve', '--vault', vault.root, '--port', String(busy), '--no-build'], { env: { ...process.env, LUCID_TOKEN: '' } });
+  const taken = spawn(path.resolve('bin/lucid'), ['serve', '--vault', vault.root, '--port', String(busy), '--no-build'], {
+    env: { ...process.env, LUCID_TOKEN: '' },
+  });
   let takenErr = '';
   taken.stderr.on('data', (d) => (takenErr += d));
   const takenCode = await new Promise<number | null>((resolve) => taken.on('exit', resolve));
@@ -25,7 +27,9 @@ test('lucid serve refuses a port in use, prints a token URL, and leaves no serve
   expect(takenErr).toContain(`Port ${busy} is in use`);
 
   const port = busy + 7;
-  const child = spawn(path.resolve('bin/lucid'), ['serve', '--vault', vault.root, '--port', String(port), '--no-build'], { env: { ...process.env, LUCID_TOKEN: '' } });
+  const child = spawn(path.resolve('bin/lucid'), ['serve', '--vault', vault.root, '--port', String(port), '--no-build'], {
+    env: { ...process.env, LUCID_TOKEN: '' },
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await expect.poll(() => out, { timeout: 60_000 }).toMatch(/Open: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/);

@@ -1,40 +1,19 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import path from 'node:path';
 import { Suspense } from 'react';
 import { BacklinksList } from '@/components/backlinks-list';
 import { FrontmatterTable } from '@/components/frontmatter-table';
 import { MarkdownView } from '@/components/markdown-view';
-import { HistorySkeleton, NoteHistory } from '@/components/note-history';
+import { HistorySkeleton } from '@/components/history-skeleton';
+import { NoteHistory } from '@/components/note-history';
 import { obsidianHref } from '@/lib/markdown/hrefs';
-import { getVault } from '@/lib/server/vault';
-import { isVaultError, normalizeNotePath, type LinkKind } from '@/lib/vault';
-
-const RENDER_LIMIT = 400_000;
+import { fetchBacklinks, fetchNote, fetchNoteHistory, RENDER_LIMIT } from '@/lib/server/data';
 
 export default async function NotePage({ params }: { params: Promise<{ path: string[] }> }) {
   const { path: segments } = await params;
-  const vault = await getVault();
-  let notePath: string;
-  let note;
-  try {
-    notePath = normalizeNotePath(segments.map(safeDecode).join('/'));
-    note = await vault.readNote(notePath);
-  } catch (error) {
-    if (isVaultError(error, 'not_found') || isVaultError(error, 'invalid_path') || isVaultError(error, 'forbidden')) notFound();
-    throw error;
-  }
-  const resolver = await vault.linkResolver();
-  const resolve = (target: string, kind?: LinkKind) => (target === '' ? note.path : resolver.resolve(target, note.path, kind));
-  const embeds = new Map<string, string>();
-  for (const link of note.links) {
-    if (!link.embed) continue;
-    const target = resolve(link.target, link.kind);
-    if (target && target.toLowerCase().endsWith('.md') && target !== note.path && !embeds.has(target)) {
-      const embedded = await vault.readNote(target).catch(() => null);
-      if (embedded?.text !== null && embedded) embeds.set(target, embedded.body.slice(0, RENDER_LIMIT));
-    }
-  }
+  const view = await fetchNote(segments);
+  if (!view) notFound();
+  const { note, vaultName, resolve, embeds } = view;
   const tooLarge = note.body.length > RENDER_LIMIT;
   return (
     <article>
@@ -44,7 +23,7 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
           <h1 className="text-2xl font-semibold tracking-tight" data-testid="note-title">
             {note.title}
           </h1>
-          <a href={obsidianHref(path.basename(vault.root), note.path)} className="shrink-0 rounded border border-stone-300 px-2 py-1 text-sm hover:bg-stone-100">
+          <a href={obsidianHref(vaultName, note.path)} className="shrink-0 rounded border border-stone-300 px-2 py-1 text-sm hover:bg-stone-100">
             Open in Obsidian
           </a>
         </div>
@@ -52,7 +31,8 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
       </header>
       {note.problem ? (
         <div role="alert" aria-label="Unreadable" className="mb-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-          <strong>Lucid cannot read this note&apos;s {note.problem === 'invalid_frontmatter' ? 'front matter' : 'content'}:</strong> {note.problemMessage} Agents will not change it until a person fixes it.
+          <strong>Lucid cannot read this note&apos;s {note.problem === 'invalid_frontmatter' ? 'front matter' : 'content'}:</strong> {note.problemMessage}{' '}
+          Agents will not change it until a person fixes it.
         </div>
       ) : null}
       {note.violations.length > 0 ? (
@@ -67,7 +47,7 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
           </ul>
         </div>
       ) : null}
-      <FrontmatterTable data={note.frontmatter} resolve={(t) => resolve(t, 'frontmatter')} />
+      <FrontmatterTable data={note.frontmatter} resolve={(t) => (t === '' ? note.path : resolve(t, note.path, 'frontmatter'))} />
       {note.text === null ? (
         <p className="text-sm text-stone-600">This file is not text Lucid can show ({note.problemMessage}).</p>
       ) : note.problem === 'invalid_frontmatter' || tooLarge ? (
@@ -76,7 +56,12 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
         </pre>
       ) : (
         <div className="max-w-3xl">
-          <MarkdownView markdown={note.body} notePath={note.path} resolve={(target, kind, from) => resolver.resolve(target, from, kind)} embed={(p: string) => embeds.get(p) ?? null} />
+          <MarkdownView
+            markdown={note.body}
+            notePath={note.path}
+            resolve={(target, kind, from) => resolve(target, from, kind)}
+            embed={(p: string) => embeds.get(p) ?? null}
+          />
         </div>
       )}
       <div className="mt-10 grid max-w-4xl gap-8 md:grid-cols-2">
@@ -85,7 +70,7 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
             Backlinks
           </h2>
           <Suspense key={`b-${note.path}`} fallback={<HistorySkeleton />}>
-            <BacklinksList path={note.path} />
+            <BacklinksList backlinks={fetchBacklinks(note.path)} />
           </Suspense>
         </section>
         <section aria-labelledby="history-title">
@@ -93,7 +78,7 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
             History
           </h2>
           <Suspense key={`h-${note.path}`} fallback={<HistorySkeleton />}>
-            <NoteHistory path={note.path} />
+            <NoteHistory history={fetchNoteHistory(note.path)} />
           </Suspense>
         </section>
       </div>
@@ -104,12 +89,4 @@ export default async function NotePage({ params }: { params: Promise<{ path: str
       </p>
     </article>
   );
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
