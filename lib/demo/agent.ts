@@ -70,9 +70,16 @@ export class AgentSession {
 
   /** write_note; the demo's script never expects a conflict, so anything but a write is a script bug. */
   async write(input: WriteInput): Promise<{ edit_id: string; commit: string }> {
-    const result = await writeNote(this.run.vault, { ...input, session: this.id });
+    const result = await this.attempt(input);
     if (result.status !== 'written') throw new Error(`demo script: ${input.path} was not written: ${result.message}`);
-    this.committed(input.mode === 'append' ? 'append' : input.mode === 'create' ? 'create' : 'update', input.path, input.reason);
+    return result;
+  }
+
+  /** write_note, which may send the write to the inbox instead (a secret, a conflict): returns what Lucid did. */
+  async attempt(input: WriteInput): Promise<Awaited<ReturnType<typeof writeNote>>> {
+    const result = await writeNote(this.run.vault, { ...input, session: this.id });
+    if (result.status === 'written') this.committed(input.mode === 'append' ? 'append' : input.mode === 'create' ? 'create' : 'update', input.path, input.reason);
+    else this.committed('create', result.inbox_path ?? input.path, input.reason);
     return result;
   }
 
@@ -113,13 +120,6 @@ export class AgentSession {
   async propose(input: ProposeInput): Promise<Awaited<ReturnType<typeof proposeToInbox>>> {
     const result = await proposeToInbox(this.run.vault, { ...input, session: this.id });
     this.committed('create', result.inbox_path, input.reason);
-    return result;
-  }
-
-  /** A write_note that may not be written (a secret): returns what Lucid did with it. */
-  async attempt(input: WriteInput): Promise<Awaited<ReturnType<typeof writeNote>>> {
-    const result = await writeNote(this.run.vault, { ...input, session: this.id });
-    this.committed('create', result.inbox_path ?? input.path, input.reason);
     return result;
   }
 
