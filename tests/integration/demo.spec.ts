@@ -70,10 +70,7 @@ describe('lucid demo', () => {
       const lint = await vault.lint();
       expect(lint.violations).toEqual([]);
       expect(lint.unparseable).toEqual([]);
-      // The one broken link propose_to_inbox writes by design: a create proposal links the note it would create.
-      const proposedNotes = lint.brokenLinks.filter((b) => b.path.startsWith('inbox/') && field(read(b.path), 'action') === 'create' && `${b.target}.md` === field(read(b.path), 'target'));
-      expect(proposedNotes).toHaveLength(1);
-      expect(lint.brokenLinks.filter((b) => !proposedNotes.includes(b))).toEqual([]);
+      expect(lint.brokenLinks).toEqual([]);
       expect(lint.notes).toBe(report.notes);
     } finally {
       vault.close();

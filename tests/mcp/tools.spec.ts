@@ -397,6 +397,20 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     expect(textOf(invalid)).toMatch(/name is required/);
   });
 
+  it('a create proposal names its target, not a link to a note that does not exist yet, so lint finds no broken link', async () => {
+    const { tv, vault, mcp } = await setup();
+    const session = await start(mcp);
+    const result = ok<{ inbox_path: string }>(await mcp.call('propose_to_inbox', { session, target: 'people/grace.md', action: 'create', content: '---\ntype: person\nname: Grace\n---\nOn call.\n', reason: 'new teammate' }));
+    const text = tv.read(result.inbox_path);
+    expect(text).toContain('create `people/grace.md`');
+    expect(text).not.toContain('[[people/grace]]');
+    ok(await mcp.call('end_session', { session, summary: 'Proposed a person note.' }));
+    expect((await vault.lint()).brokenLinks).toEqual([]);
+    const next = await start(mcp);
+    const update = ok<{ inbox_path: string }>(await mcp.call('propose_to_inbox', { session: next, target: 'projects/atlas.md', action: 'append', content: 'More.', reason: 'add a line' }));
+    expect(tv.read(update.inbox_path)).toContain('[[projects/atlas]]');
+  });
+
   it('record_decision writes the decision and supersedes the replaced one in the same commit', async () => {
     const { tv, mcp } = await setup();
     const session = await start(mcp);

@@ -87,12 +87,23 @@ export function fileSecretProposal(
     reason: spec.reason,
     flag: INBOX_FLAGS.secret,
     baseBlob: spec.current ? blobOfNote(spec.current) : undefined,
-    explanation: `${secretExplanation(session, spec.target, spec.secrets)}${spec.also ? ` ${spec.also}` : ''}`,
+    explanation: `${secretExplanation(session, spec.target, spec.current !== null, spec.secrets)}${spec.also ? ` ${spec.also}` : ''}`,
   });
 }
 
-function secretExplanation(session: OpenSession, target: string, findings: SecretFinding[]): string {
-  return `${session.actor} wrote this for ${noteLink(target)}, but it held what looks like ${describeSecrets(findings)}. Lucid never commits secrets, so it masked ${findings.length === 1 ? 'it' : 'them'} and put the change here for a person to review. Keep the secret in a secret manager and refer to it by name.`;
+function secretExplanation(session: OpenSession, target: string, exists: boolean, findings: SecretFinding[]): string {
+  return `${session.actor} wrote this for ${targetRef(target, exists)}, but it held what looks like ${describeSecrets(findings)}. Lucid never commits secrets, so it masked ${findings.length === 1 ? 'it' : 'them'} and put the change here for a person to review. Keep the secret in a secret manager and refer to it by name.`;
+}
+
+/**
+ * The target as the explanation names it: a link to a note that exists, the path as code for one a create
+ * would make, so that a pending proposal is never reported as a broken link.
+ */
+function targetRef(target: string, exists: boolean): string {
+  if (exists) return noteLink(target);
+  const longest = Math.max(0, ...[...target.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return longest > 0 ? `${fence} ${target} ${fence}` : `${fence}${target}${fence}`;
 }
 
 /**
@@ -131,8 +142,8 @@ export async function proposeToInbox(vault: Vault, given: ProposeInput): Promise
   const flag = masked.findings.length > 0 ? INBOX_FLAGS.secret : undefined;
   const confidence = input.confidence === undefined ? '' : ` (confidence ${input.confidence})`;
   const explanation = flag
-    ? secretExplanation(session, target, masked.findings)
-    : `${session.actor} proposes to ${input.action} ${noteLink(target)}${confidence}: ${reason}`;
+    ? secretExplanation(session, target, input.action !== 'create', masked.findings)
+    : `${session.actor} proposes to ${input.action} ${targetRef(target, input.action !== 'create')}${confidence}: ${reason}`;
   const { path, result } = await fileProposal(vault, session, {
     target,
     action: input.action,
