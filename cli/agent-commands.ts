@@ -34,7 +34,7 @@ const reasonOption = { reason: { type: 'string' as const, short: 'r' } };
 const contentOptions = { content: { type: 'string' as const, short: 'c' }, file: { type: 'string' as const, short: 'f' } };
 
 /** The clients `lucid mcp --print-config` knows. */
-export const MCP_CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode'] as const;
+const MCP_CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode'] as const;
 type McpClient = (typeof MCP_CLIENTS)[number];
 
 const OWNER: SessionOwner = { kind: 'cli', pid: process.pid };
@@ -164,7 +164,7 @@ function finish(io: Io, values: Values, result: { status: string; message: strin
 }
 
 /** The configuration a client needs to start `lucid mcp` on this vault, with absolute paths. */
-export function mcpClientConfig(client: McpClient, vaultRoot: string, nodePath_ = process.execPath): { config: unknown; hint: string } {
+function mcpClientConfig(client: McpClient, vaultRoot: string, nodePath_ = process.execPath): { config: unknown; hint: string } {
   const bin = nodePath.join(PACKAGE_ROOT, 'bin', 'lucid');
   const args = [bin, 'mcp', '--vault', vaultRoot];
   const server = { command: nodePath_, args };

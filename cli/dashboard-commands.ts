@@ -13,7 +13,7 @@ function portOf(values: Values): number | undefined {
 }
 
 /** The demo vault `npm start` serves, inside the package (git-ignored). */
-export const DEMO_DIR = nodePath.join(PACKAGE_ROOT, '.lucid-demo');
+const DEMO_DIR = nodePath.join(PACKAGE_ROOT, '.lucid-demo');
 
 /** `serve`, `start` and `build`: the dashboard's commands. */
 export const dashboardCommands = {

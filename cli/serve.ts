@@ -14,7 +14,7 @@ const BUILD_STAMP = nodePath.join(PACKAGE_ROOT, '.next', 'lucid-build-stamp');
 const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'next.config.ts', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json', 'package.json'];
 
 /** A hash of everything the dashboard is built from, to rebuild only when it changed. */
-export function sourceStamp(): string {
+function sourceStamp(): string {
   const hash = createHash('sha256');
   const add = (path: string) => {
     if (!existsSync(path)) return;
@@ -55,7 +55,7 @@ function portFree(port: number): Promise<boolean> {
 }
 
 /** The port to serve on: `--port` exactly (refused when taken), else the first free from 3000. */
-export async function choosePort(requested: number | undefined): Promise<number> {
+async function choosePort(requested: number | undefined): Promise<number> {
   if (requested !== undefined) {
     if (!Number.isInteger(requested) || requested < 1 || requested > 65535) throw new UsageError(`--port must be a number from 1 to 65535.`);
     if (!(await portFree(requested))) throw new VaultError('invalid_input', `Port ${requested} is in use. Choose another with --port, or leave --port out to take the first free one from 3000.`);

@@ -1,7 +1,7 @@
 import { CLOBBER_PREFIX, anchorId } from './slug';
 
 /** Each segment of a vault path percent-encoded (`a b/#1 100%.md` → `a%20b/%231%20100%25.md`). */
-export function encodeVaultPath(path: string): string {
+function encodeVaultPath(path: string): string {
   return path
     .replace(/^\/+/, '')
     .split('/')

@@ -49,7 +49,7 @@ interface Context extends VaultLinksOptions {
 }
 
 /** Attributes of every link that leaves the dashboard. */
-export const EXTERNAL_LINK_PROPERTIES = { target: '_blank', rel: ['noopener', 'noreferrer', 'nofollow'] };
+const EXTERNAL_LINK_PROPERTIES = { target: '_blank', rel: ['noopener', 'noreferrer', 'nofollow'] };
 
 /**
  * Vault links, rendered the way Obsidian resolves them:

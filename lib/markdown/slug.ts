@@ -32,7 +32,7 @@ export function createSlugger(): (text: string) => string {
 }
 
 /** Obsidian block ids: `^` then letters, digits and `-`. */
-export const BLOCK_ID = /^\^[A-Za-z0-9-]+$/;
+const BLOCK_ID = /^\^[A-Za-z0-9-]+$/;
 
 /**
  * The element id (before the clobber prefix) a link subpath points to: `^abc` stays `^abc` (a block id);

@@ -71,19 +71,19 @@ export type ProposalAction = z.infer<typeof proposalActionSchema>;
 export const PROPOSAL_ACTIONS = proposalActionSchema.options;
 
 /** How `write_note` changes a note. */
-export const writeModeSchema = oneOf(['create', 'replace', 'append', 'set_fields']);
+const writeModeSchema = oneOf(['create', 'replace', 'append', 'set_fields']);
 /** How `write_note` changes a note: `create`, `replace`, `append` or `set_fields`. */
-export type WriteMode = z.infer<typeof writeModeSchema>;
+type WriteMode = z.infer<typeof writeModeSchema>;
 /** The write modes, as a plain list. */
 export const WRITE_MODES = writeModeSchema.options;
 
 /** Where an agent's write ended up: in the note, or in the inbox (a conflict, or a possible secret). */
-export const writeStatusSchema = z.enum(['written', 'conflict', 'possible_secret']);
+const writeStatusSchema = z.enum(['written', 'conflict', 'possible_secret']);
 /** Where an agent's write ended up. */
-export type WriteStatus = z.infer<typeof writeStatusSchema>;
+type WriteStatus = z.infer<typeof writeStatusSchema>;
 
 /** Where an agent's proposal ended up: proposed, or proposed masked because it held a secret. */
-export const proposeStatusSchema = z.enum(['proposed', writeStatusSchema.enum.possible_secret]);
+const proposeStatusSchema = z.enum(['proposed', writeStatusSchema.enum.possible_secret]);
 
 /** The inbox flags Lucid sets: a write that conflicted, and a write that held a secret. */
 export const inboxFlagSchema = z.enum({ conflict: 'conflict', secret: 'possible-secret' });

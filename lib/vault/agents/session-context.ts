@@ -30,7 +30,7 @@ export function resolveLinkValue(resolver: LinkResolver, value: unknown, fromPat
 }
 
 /** A repository named by URL or path, reduced for comparison: host/owner/name, lowercase, no `.git`. */
-export function normalizeRepo(value: string): string {
+function normalizeRepo(value: string): string {
   let repo = value.trim().toLowerCase();
   repo = repo.replace(/^git\+/, '').replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   repo = repo.replace(/^[^@/]+@([^:/]+):/, '$1/');
@@ -180,7 +180,7 @@ export async function readFirst(
 }
 
 /** A note's title for people: its `title`, its `name`, its first heading, a session's task, else its file name. */
-export function displayTitle(note: Note): string {
+function displayTitle(note: Note): string {
   if (note.title !== basenameOf(note.path)) return note.title;
   if (typeof note.frontmatter.name === 'string' && note.frontmatter.name.trim()) return note.frontmatter.name.trim();
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body ?? '')?.[1];
@@ -294,7 +294,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
 }
 
 /** A readable date for messages. */
-export function dayOf(iso: string | null): string {
+function dayOf(iso: string | null): string {
   if (!iso) return '';
   const time = Date.parse(iso);
   return Number.isFinite(time) ? formatDate(new Date(time)) : iso;

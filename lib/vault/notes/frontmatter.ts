@@ -4,7 +4,7 @@ import YAML, { isCollection, isMap, isScalar, type Pair } from 'yaml';
 import { isVaultError, VaultError } from '../errors';
 
 /** Front matter larger than this is refused (a note's properties, not a data dump). */
-export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+const MAX_FRONTMATTER_BYTES = 64 * 1024;
 const MAX_ALIASES = 100;
 const MAX_NESTING = 64;
 
@@ -111,7 +111,7 @@ function refuseEngine(name: string) {
 }
 
 /** The only YAML parser Lucid uses: YAML 1.2 core schema, unique keys, alias and size limits. */
-export function parseYamlSafely(source: string): FrontmatterData {
+function parseYamlSafely(source: string): FrontmatterData {
   if (Buffer.byteLength(source) > MAX_FRONTMATTER_BYTES) {
     throw new VaultError('invalid_frontmatter', `Front matter is larger than ${MAX_FRONTMATTER_BYTES / 1024} KiB.`);
   }
@@ -221,7 +221,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
 }
 
 /** The YAML for one property, Obsidian style (block lists, links quoted), without a final break. */
-export function stringifyField(key: string, value: unknown): string {
+function stringifyField(key: string, value: unknown): string {
   return YAML.stringify({ [key]: value }, { version: '1.2', lineWidth: 0, indentSeq: true }).replace(/\n$/, '');
 }
 

@@ -22,13 +22,13 @@ export function linkTarget(value: unknown): string | null {
 }
 
 /** A fence of backticks longer than any run of backticks inside `content` (at least four). */
-export function fenceFor(content: string): string {
+function fenceFor(content: string): string {
   const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
   return '`'.repeat(Math.max(4, longest + 1));
 }
 
 /** `YYYY-MM-DD-HHMMSS` in local time, as inbox file names start. */
-export function inboxStamp(now: Date): string {
+function inboxStamp(now: Date): string {
   const p2 = (n: number) => String(n).padStart(2, '0');
   return `${formatDate(now)}-${p2(now.getHours())}${p2(now.getMinutes())}${p2(now.getSeconds())}`;
 }
@@ -87,7 +87,7 @@ export function inboxNoteText(input: InboxNoteInput): string {
 }
 
 /** The proposed content of an inbox note (the text inside its fence), or null when it has none. */
-export function inboxProposedContent(body: string): string | null {
+function inboxProposedContent(body: string): string | null {
   const open = /^(`{4,})markdown[ \t]*\r?\n/m.exec(body);
   if (!open) return null;
   const start = open.index + open[0].length;

@@ -28,8 +28,8 @@ const common = {
   updated: z.string().optional(),
 };
 
-export const personSchema = z.looseObject({ ...common, name: text, role: z.string().optional(), projects: links.optional(), email: z.string().optional() });
-export const projectSchema = z.looseObject({
+const personSchema = z.looseObject({ ...common, name: text, role: z.string().optional(), projects: links.optional(), email: z.string().optional() });
+const projectSchema = z.looseObject({
   ...common,
   name: text,
   status: z.enum(['active', 'paused', 'done']),
@@ -37,7 +37,7 @@ export const projectSchema = z.looseObject({
   repo: z.string().optional(),
   summary: z.string().optional(),
 });
-export const decisionSchema = z.looseObject({
+const decisionSchema = z.looseObject({
   ...common,
   date,
   project: link,
@@ -46,7 +46,7 @@ export const decisionSchema = z.looseObject({
   superseded_by: link.optional(),
   people: links.optional(),
 });
-export const sessionSchema = z.looseObject({
+const sessionSchema = z.looseObject({
   ...common,
   agent: text,
   task: text,
@@ -62,7 +62,7 @@ export const sessionSchema = z.looseObject({
   first_search: time.optional(),
   first_write: time.optional(),
 });
-export const skillSchema = z.looseObject({
+const skillSchema = z.looseObject({
   ...common,
   name: text,
   version: z.number().int('must be a whole number').min(1, 'must be 1 or more'),
@@ -72,7 +72,7 @@ export const skillSchema = z.looseObject({
   merged_into: link.optional(),
   replaces: links.optional(),
 });
-export const inboxSchema = z.looseObject({
+const inboxSchema = z.looseObject({
   ...common,
   proposed_by: text,
   action: z.enum(PROPOSAL_ACTIONS),
@@ -84,8 +84,8 @@ export const inboxSchema = z.looseObject({
   base_blob: z.string().regex(/^[0-9a-f]{40,64}$/, 'must be a git blob id').optional(),
   flag: z.string().optional(),
 });
-export const reportSchema = z.looseObject({ ...common, period_start: date, period_end: date, author: z.string().optional() });
-export const evalRunSchema = z.looseObject({
+const reportSchema = z.looseObject({ ...common, period_start: date, period_end: date, author: z.string().optional() });
+const evalRunSchema = z.looseObject({
   ...common,
   date,
   question_set: text,

@@ -87,7 +87,7 @@ export interface SearchHit {
 export const SEARCH_SCHEMA_VERSION = 1;
 
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
-export const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze([
+const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze([
   'changelog.md',
   'changelog/',
   'inbox/',
