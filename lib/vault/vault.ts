@@ -4,15 +4,15 @@ import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
 import { oneLine } from './git/changelog';
 import { CommitIndex, type CommitQuery, type CommitRecord } from './git/commit-index';
-import { gitConfig, openRepo, resolveCommit, runGit, type GitRepo } from './git/repo';
+import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitRepo } from './git/repo';
 import type { GitRunner } from './git/runner';
 import { cryptoIds, systemClock, type Clock, type IdSource } from './ids';
 import type { LinkResolver, ParsedLink } from './notes/links';
 import type { Note, VaultFile } from './notes/note';
 import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
 import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
-import { toIndexable } from './search/indexable';
-import { SearchIndex, type IndexableNote, type SearchHit, type SearchOptions } from './search/search-index';
+import { syncSearchIndex } from './search/indexable';
+import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
 import { resolveForWrite, sweepTempFiles } from './write/confine';
 import { editVault, validateText, type WriteContext } from './write/edit';
 import type { EditRequest, EditResult } from './write/edit-types';
@@ -56,17 +56,8 @@ export class Vault {
   private commitIndex: CommitIndex | null = null;
   private lastSync = 0;
 
-  constructor(init: {
-    root: string;
-    repo: GitRepo;
-    layout: VaultLayout;
-    clock: Clock;
-    ids: IdSource;
-    fs: VaultFs;
-    personName: string;
-    personEmail: string;
-    lockOptions: LockOptions;
-  }) {
+  /** Use {@link openVault}, which finds the repository and the person's name first. */
+  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite'>) {
     this.root = init.root;
     this.repo = init.repo;
     this.layout = init.layout;
@@ -170,17 +161,7 @@ export class Vault {
 
   /** Brings the search index up to date with the files on disk (notices edits made outside Lucid). */
   async syncSearch(): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
-    const all = await this.reader.listFiles();
-    const files = all.filter((f) => f.path.toLowerCase().endsWith('.md'));
-    const resolver = await this.reader.linkResolver(all);
-    const index = this.index();
-    // Read what changed first (async), then apply everything in the index's one transaction.
-    const loaded = new Map<string, IndexableNote | null>();
-    for (const stamp of index.staleStamps(files)) {
-      const note = await this.reader.readNote(stamp.path).catch(() => null);
-      loaded.set(stamp.path, note ? toIndexable(note, resolver) : null);
-    }
-    const result = index.sync(files, (path) => loaded.get(path) ?? null);
+    const result = await syncSearchIndex(this.index(), this.reader);
     this.lastSync = this.clock().getTime();
     return result;
   }
@@ -221,13 +202,8 @@ export class Vault {
   }
 
   /** The patch of one commit (renames detected), cut at `maxBytes`. */
-  async commitDiff(sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
-    const commit = await resolveCommit(this.repo, sha);
-    // Pathspecs are relative to the vault folder, where git runs, even when it is inside a larger repository.
-    const paths = options.path ? ['--', `:(literal)${normalizeVaultPath(options.path)}`] : ['--'];
-    const patch = await runGit(this.repo, ['-c', 'core.quotePath=false', 'show', '--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
-    const max = options.maxBytes ?? 1024 * 1024;
-    return { sha: commit, patch: patch.length > max ? patch.slice(0, max) : patch, truncated: patch.length > max };
+  commitDiff(sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
+    return commitPatch(this.repo, sha, options);
   }
 
   /**
@@ -275,17 +251,4 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     personEmail: email,
     lockOptions: options.lock ?? {},
   });
-}
-/** Keeps `.lucid/` out of git even in vaults whose .gitignore does not list it (local exclude). */
-function excludeStateDir(repo: GitRepo, fs: VaultFs): void {
-  try {
-    const exclude = nodePath.join(repo.gitDir, 'info', 'exclude');
-    const line = `/${repo.prefix}.lucid/`;
-    const current = fs.existsSync(exclude) ? fs.readFileSync(exclude).toString('utf8') : '';
-    if (current.split('\n').some((l) => l.trim() === line)) return;
-    fs.mkdirSync(nodePath.dirname(exclude));
-    fs.appendFileSync(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n/${repo.prefix}**/${TEMP_PREFIX}*\n`);
-  } catch {
-    // a read-only .git: nothing to do
-  }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
+import { TEMP_PREFIX, normalizeVaultPath } from '../notes/paths';
 import { nodeFs, type VaultFs } from '../fs';
 import { GitProcessError, spawnGit, type GitRunner } from './runner';
 
@@ -195,11 +196,6 @@ export async function headState(repo: GitRepo, paths: readonly string[]): Promis
   return { head, blobs };
 }
 
-/** The blob id of each of `paths` (vault-relative) in HEAD; absent paths are left out. */
-export async function headBlobs(repo: GitRepo, paths: readonly string[]): Promise<Map<string, string>> {
-  return (await headState(repo, paths)).blobs;
-}
-
 /** Makes a pathspec literal, so `*`, `:` and leading dashes in note names are just characters. */
 function literal(path: string): string {
   return `:(literal)${path}`;
@@ -280,3 +276,27 @@ export async function showFile(repo: GitRepo, commit: string, path: string): Pro
 }
 
 export { SHA as SHA_PATTERN };
+
+/** The patch of one commit (renames detected), cut at `maxBytes`; `path` limits it to one file. */
+export async function commitPatch(repo: GitRepo, sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
+  const commit = await resolveCommit(repo, sha);
+  // Pathspecs are relative to the vault folder, where git runs, even when it is inside a larger repository.
+  const paths = options.path ? ['--', literal(normalizeVaultPath(options.path))] : ['--'];
+  const patch = await runGit(repo, ['-c', 'core.quotePath=false', 'show', '--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
+  const max = options.maxBytes ?? 1024 * 1024;
+  return { sha: commit, patch: patch.length > max ? patch.slice(0, max) : patch, truncated: patch.length > max };
+}
+
+/** Keeps `.lucid/` and Lucid's temp files out of git even in vaults whose .gitignore does not list them (local exclude). */
+export function excludeStateDir(repo: GitRepo, fs: VaultFs): void {
+  try {
+    const exclude = nodePath.join(repo.gitDir, 'info', 'exclude');
+    const line = `/${repo.prefix}.lucid/`;
+    const current = fs.existsSync(exclude) ? fs.readFileSync(exclude).toString('utf8') : '';
+    if (current.split('\n').some((l) => l.trim() === line)) return;
+    fs.mkdirSync(nodePath.dirname(exclude));
+    fs.appendFileSync(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n/${repo.prefix}**/${TEMP_PREFIX}*\n`);
+  } catch {
+    // a read-only .git: nothing to do
+  }
+}

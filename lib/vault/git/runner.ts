@@ -37,7 +37,7 @@ export class GitProcessError extends Error {
 }
 
 /** At most this many git processes at once per Node process (a dashboard serving many requests). */
-export const MAX_GIT_PROCESSES = 6;
+const MAX_GIT_PROCESSES = 6;
 
 let running = 0;
 const waiting: (() => void)[] = [];
