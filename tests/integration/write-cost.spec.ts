@@ -77,6 +77,18 @@ describe('what one agent append costs', () => {
     expect(tv.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').sort()).toEqual(['changelog.md', NOTE]);
   });
 
+  it('a field change costs the same: one read, one parse, nine git processes', async () => {
+    const { tv, vault, session, reset, cost } = await countedVault({ [NOTE]: NOTE_TEXT });
+    reset();
+
+    const result = await writeNote(vault, { session, path: NOTE, mode: 'set_fields', fields: { status: 'draft', tags: null }, reason: 'mark it a draft' });
+
+    expect(result.status).toBe('written');
+    expect(cost()).toEqual({ noteReads: 1, parses: 1, git: ['symbolic-ref', 'ls-files', 'cat-file', ...COMMIT] });
+    expect(tv.read(NOTE)).toBe('---\ntitle: Plan\nstatus: draft\nupdated: 2026-11-15\n---\n# Plan\n\nFirst idea.\n');
+    expect((await vault.readNote(NOTE)).frontmatter).toEqual({ title: 'Plan', status: 'draft', updated: '2026-11-15' });
+  });
+
   it('keeps the note it wrote, parsed: reading it back parses nothing', async () => {
     const { tv, vault, session, reset, cost } = await countedVault({ [NOTE]: NOTE_TEXT });
     const { hash } = await writeNote(vault, { session, path: NOTE, mode: 'append', content: 'Second idea.', reason: 'one more idea' });
