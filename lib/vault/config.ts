@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import nodePath from 'node:path';
 import { z } from 'zod';
 import { VaultError } from './errors';
+import { nodeFs, type VaultFs } from './fs';
 import { normalizeVaultPath } from './notes/paths';
 
 /** Where each part of Lucid's layout lives in a vault; `lucid.json` overrides the defaults. */
@@ -47,12 +47,12 @@ export function isChangelogPath(layout: VaultLayout, path: string): boolean {
 }
 
 /** Reads `lucid.json`; a broken one is an error that names the file, never silently the defaults. */
-export function readLayout(root: string): VaultLayout {
+export function readLayout(root: string, fs: Pick<VaultFs, 'existsSync' | 'readFileSync'> = nodeFs): VaultLayout {
   const file = nodePath.join(root, CONFIG_FILE);
-  if (!existsSync(file)) return DEFAULT_LAYOUT;
+  if (!fs.existsSync(file)) return DEFAULT_LAYOUT;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(fs.readFileSync(file).toString('utf8'));
   } catch (error) {
     throw new VaultError('invalid_input', `${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import fs, { constants } from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
 
@@ -20,6 +20,21 @@ export interface VaultFs {
   rmdir(path: string): Promise<void>;
   /** fsync of a folder, so a rename in it survives a crash. */
   fsyncDir(path: string): Promise<void>;
+  /**
+   * Synchronous calls, for the few places that must stay synchronous: local state in `.lucid/`
+   * (session files, appended by concurrent processes), `lucid.json`, `.git/info/exclude`.
+   */
+  existsSync(path: string): boolean;
+  readFileSync(path: string): Buffer;
+  readdirSync(path: string): Dirent[];
+  statSync(path: string): Stats;
+  /** Creates a folder and its parents (no error when it exists). */
+  mkdirSync(path: string): void;
+  /** Appends with O_APPEND in one write, so lines from concurrent processes never interleave. */
+  appendFileSync(path: string, data: string): void;
+  /** Creates a file that must not exist yet (O_EXCL: `EEXIST` otherwise) and writes it. */
+  writeNewFileSync(path: string, data: string): void;
+  unlinkSync(path: string): void;
 }
 
 /** The real file system. */
@@ -54,4 +69,14 @@ export const nodeFs: VaultFs = {
       await handle.close();
     }
   },
+  existsSync: (path) => fs.existsSync(path),
+  readFileSync: (path) => fs.readFileSync(path),
+  readdirSync: (path) => fs.readdirSync(path, { withFileTypes: true }),
+  statSync: (path) => fs.statSync(path),
+  mkdirSync: (path) => {
+    fs.mkdirSync(path, { recursive: true });
+  },
+  appendFileSync: (path, data) => fs.appendFileSync(path, data),
+  writeNewFileSync: (path, data) => fs.writeFileSync(path, data, { flag: 'wx' }),
+  unlinkSync: (path) => fs.unlinkSync(path),
 };

@@ -11,6 +11,9 @@ export interface IdSource {
 /** The clock the vault reads; tests and the demo pass a fixed or stepping one. */
 export type Clock = () => Date;
 
+/** The real clock: the only place lib/vault asks the system for the time. */
+export const systemClock: Clock = () => new Date();
+
 /** Random base32 from the operating system's cryptographic source. */
 export const cryptoIds: IdSource = {
   base32(length) {

@@ -1,12 +1,12 @@
 import nodePath from 'node:path';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import { hashBytes } from './notes/frontmatter';
-import { gitConfig, runGit, runGitSilent } from './git/repo';
-import type { Clock, IdSource } from './ids';
+import { nodeFs, type VaultFs } from './fs';
+import { trailerGrep, TRAILER } from './git/commit-message';
+import { gitConfig, gitSucceeds, runGit, type GitTarget } from './git/repo';
+import { systemClock, type Clock, type IdSource } from './ids';
 import { createLinkResolver } from './notes/link-resolver';
 import { parseLinks, type LinkKind } from './notes/links';
 import { parseFrontmatter } from './notes/frontmatter';
@@ -51,33 +51,34 @@ const FOLDER_KEYS = ['inbox', 'people', 'projects', 'decisions', 'sessions', 'sk
 export async function initVault(
   options: Omit<OpenVaultOptions, 'root'> & { dir: string; clock?: Clock; ids?: IdSource; force?: boolean },
 ): Promise<InitReport> {
+  const fs = options.fs ?? nodeFs;
   const root = nodePath.resolve(options.dir);
-  if (existsSync(root) && !statSync(root).isDirectory()) throw new VaultError('invalid_path', `${root} is a file, not a folder.`);
+  if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new VaultError('invalid_path', `${root} is a file, not a folder.`);
   if (!options.force && (root === nodePath.parse(root).root || root === nodePath.resolve(os.homedir()))) {
     throw new VaultError('invalid_input', `Refusing to make ${root} a vault: it is your ${root === os.homedir() ? 'home folder' : 'file-system root'}, and every file under it would be committed. Name the vault's own folder (or pass --force).`);
   }
-  mkdirSync(root, { recursive: true });
+  fs.mkdirSync(root);
 
   let gitInitialized = false;
   let snapshotCommit: string | null = null;
-  const probe = { root, env: options.env };
-  const isRepo = await runGit(probe, ['rev-parse', '--show-toplevel']).then(() => true, () => false);
+  const probe: GitTarget = { root, env: options.env, run: options.git };
+  const isRepo = await gitSucceeds(probe, ['rev-parse', '--show-toplevel']);
   if (!isRepo) {
-    await runGitSilent(probe, ['init', '-q']);
+    await runGit(probe, ['init', '-q']);
     gitInitialized = true;
   }
 
-  const existing = listAll(root);
+  const existing = listAll(fs, root);
   const configPath = nodePath.join(root, CONFIG_FILE);
   // A vault Lucid already installed keeps its layout: its changelog.md and AGENTS.md are Lucid's own.
-  const installed = existsSync(configPath) || (!gitInitialized && (await hasInitCommit(probe)));
-  const { layout, renamed } = installed ? { layout: readLayout(root), renamed: [] } : planLayout(root, existing);
+  const installed = fs.existsSync(configPath) || (!gitInitialized && (await hasInitCommit(probe)));
+  const { layout, renamed } = installed ? { layout: readLayout(root, fs), renamed: [] } : planLayout(root, existing, fs);
   const top = (await runGit(probe, ['rev-parse', '--show-toplevel'])).trim();
-  const enclosingRepo = nodePath.resolve(top) !== (await realpath(root)) ? top : null;
+  const enclosingRepo = nodePath.resolve(top) !== (await fs.realpath(root)) ? top : null;
 
   const leftOut: InitReport['leftOut'] = [];
   if (gitInitialized && existing.files.length > 0) {
-    snapshotCommit = await snapshotExisting(root, options.env, options.fallbackUser ?? 'unknown', (options.clock ?? (() => new Date()))(), leftOut);
+    snapshotCommit = await snapshotExisting(fs, probe, options.fallbackUser ?? 'unknown', (options.clock ?? systemClock)(), leftOut);
   }
 
   const vault = await openVault({ ...options, root, layout });
@@ -86,12 +87,12 @@ export async function initVault(
   for (const key of FOLDER_KEYS) {
     const folder = layout[key];
     const keep = `${folder}/.gitkeep`;
-    if (!existsSync(nodePath.join(root, folder))) {
+    if (!fs.existsSync(nodePath.join(root, folder))) {
       changes.push({ path: keep, content: '', expectedHash: null });
       created.push(`${folder}/`);
     }
   }
-  if (!existsSync(nodePath.join(root, layout.agents))) {
+  if (!fs.existsSync(nodePath.join(root, layout.agents))) {
     changes.push({ path: layout.agents, content: memoryProtocol(layout), expectedHash: null });
     created.push(layout.agents);
   }
@@ -100,7 +101,7 @@ export async function initVault(
     created.push(CONFIG_FILE);
   }
   const gitignorePath = nodePath.join(root, '.gitignore');
-  const gitignore = existsSync(gitignorePath) ? readFileSync(gitignorePath, 'utf8') : null;
+  const gitignore = fs.existsSync(gitignorePath) ? fs.readFileSync(gitignorePath).toString('utf8') : null;
   const present = new Set((gitignore ?? '').split(/\r?\n/).map((l) => l.trim()));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(`/${l}`));
   if (missing.length > 0) {
@@ -112,7 +113,7 @@ export async function initVault(
     });
     created.push('.gitignore');
   }
-  const changelogMissing = !existsSync(nodePath.join(root, layout.changelog));
+  const changelogMissing = !fs.existsSync(nodePath.join(root, layout.changelog));
   let commit: string | null = null;
   if (changes.length > 0 || changelogMissing) {
     if (changes.length === 0) changes.push({ path: `${layout.inbox}/.gitkeep`, content: '' });
@@ -132,11 +133,11 @@ export async function initVault(
 }
 
 /** Every file and folder under root (vault-relative), without .git/. */
-function listAll(root: string): { files: string[]; folders: string[] } {
+function listAll(fs: VaultFs, root: string): { files: string[]; folders: string[] } {
   const files: string[] = [];
   const folders: string[] = [];
   const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    for (const entry of fs.readdirSync(dir)) {
       if (entry.name === '.git') continue;
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
@@ -154,7 +155,11 @@ function listAll(root: string): { files: string[]; folders: string[] } {
  * collides ignoring case with something else, or where a note Lucid adds would change what an
  * existing link resolves to.
  */
-export function planLayout(root: string, existing: { files: string[]; folders: string[] }): { layout: VaultLayout; renamed: InitReport['renamed'] } {
+export function planLayout(
+  root: string,
+  existing: { files: string[]; folders: string[] },
+  fs: Pick<VaultFs, 'readFileSync'> = nodeFs,
+): { layout: VaultLayout; renamed: InitReport['renamed'] } {
   const layout: VaultLayout = { ...DEFAULT_LAYOUT };
   const renamed: InitReport['renamed'] = [];
   const taken = new Set([...existing.files, ...existing.folders]);
@@ -164,7 +169,7 @@ export function planLayout(root: string, existing: { files: string[]; folders: s
   const links: { from: string; target: string; kind: LinkKind }[] = [];
   for (const from of notes) {
     try {
-      const text = readFileSync(nodePath.join(root, from), 'utf8');
+      const text = fs.readFileSync(nodePath.join(root, from)).toString('utf8');
       const parsed = parseFrontmatter(text);
       for (const link of parseLinks(parsed.parts.body, parsed.ok ? parsed.data : undefined)) {
         if (link.target) links.push({ from, target: link.target, kind: link.kind });
@@ -225,8 +230,8 @@ function alternative(name: string, attempt: number): string {
 }
 
 /** Whether Lucid already installed itself here (an `init` commit in the history). */
-async function hasInitCommit(repo: { root: string; env: Record<string, string | undefined> }): Promise<boolean> {
-  const out = await runGit(repo, ['log', '-1', '--format=%H', '-E', '--grep=^Lucid-Op: init$', '--']).catch(() => '');
+async function hasInitCommit(repo: GitTarget): Promise<boolean> {
+  const out = await runGit(repo, ['log', '-1', '--format=%H', '-E', `--grep=${trailerGrep(TRAILER.op, 'init')}`, '--']).catch(() => '');
   return out.trim() !== '';
 }
 
@@ -247,25 +252,25 @@ const SNAPSHOT_EXCLUDES = [
  * file that looks like it holds a secret (keys, tokens, private keys); each is listed in `leftOut`.
  */
 async function snapshotExisting(
-  root: string,
-  env: Record<string, string | undefined>,
+  fs: VaultFs,
+  repo: GitTarget,
   fallbackName: string,
   date: Date,
   leftOut: InitReport['leftOut'],
 ): Promise<string | null> {
-  const repo = { root, env };
+  const root = repo.root;
   const exclude = nodePath.join(root, '.git', 'info', 'exclude');
-  mkdirSync(nodePath.dirname(exclude), { recursive: true });
+  fs.mkdirSync(nodePath.dirname(exclude));
   const lines = [...GITIGNORE_LINES.map((l) => `/${l}`), ...SNAPSHOT_EXCLUDES];
-  appendFileSync(exclude, `\n# lucid init: what the first snapshot leaves out\n${lines.join('\n')}\n`);
+  fs.appendFileSync(exclude, `\n# lucid init: what the first snapshot leaves out\n${lines.join('\n')}\n`);
   const candidates = (await runGit(repo, ['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
   const secretLines: string[] = [];
   for (const file of candidates) {
     const abs = nodePath.join(root, file);
     let bytes: Buffer;
     try {
-      if (statSync(abs).size > 2 * 1024 * 1024) continue;
-      bytes = readFileSync(abs);
+      if (fs.statSync(abs).size > 2 * 1024 * 1024) continue;
+      bytes = fs.readFileSync(abs);
     } catch {
       continue;
     }
@@ -276,19 +281,19 @@ async function snapshotExisting(
       secretLines.push(`/${file.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`);
     }
   }
-  if (secretLines.length > 0) appendFileSync(exclude, `${secretLines.join('\n')}\n`);
-  for (const entry of readdirSync(root, { withFileTypes: true })) {
+  if (secretLines.length > 0) fs.appendFileSync(exclude, `${secretLines.join('\n')}\n`);
+  for (const entry of fs.readdirSync(root)) {
     if (entry.name.startsWith('.') && !['.git', '.obsidian', '.gitignore', '.gitattributes', '.lucid'].includes(entry.name)) {
       leftOut.push({ path: entry.isDirectory() ? `${entry.name}/` : entry.name, why: 'a hidden file or folder (never committed by init)' });
     }
   }
-  await runGitSilent(repo, ['add', '-A', '--', '.']);
+  await runGit(repo, ['add', '-A', '--', '.']);
   const staged = (await runGit(repo, ['diff', '--cached', '--name-only', '-z'])).split('\0').filter(Boolean);
   if (staged.length === 0) return null;
   const identity: string[] = [];
   if (!(await gitConfig(repo, 'user.name'))) identity.push('-c', `user.name=${fallbackName}`);
   if (!(await gitConfig(repo, 'user.email'))) identity.push('-c', `user.email=${fallbackName.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`);
   const stamp = `${Math.floor(date.getTime() / 1000)} +0000`;
-  await runGitSilent(repo, [...identity, 'commit', '-q', '--no-verify', '-m', `${SNAPSHOT_SUBJECT}\n\nThe files as they were when \`lucid init\` made this folder a git repository.`], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
+  await runGit(repo, [...identity, 'commit', '-q', '--no-verify', '-m', `${SNAPSHOT_SUBJECT}\n\nThe files as they were when \`lucid init\` made this folder a git repository.`], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
   return (await runGit(repo, ['rev-parse', 'HEAD'])).trim();
 }

@@ -876,13 +876,17 @@ describe('locks and crash leftovers', () => {
 
   it('temp files left by a crash are never listed, never committed, and swept once old', async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
-    const vault = await openIn(tv);
+    // The sweep ages temp files by the vault's clock: a fixed one, with file times set around it.
+    const now = new Date(2026, 10, 15, 10, 0, 0);
+    const vault = await openIn(tv, { clock: () => new Date(now) });
     const leftover = path.join(tv.root, 'notes', '.lucid-tmp-abcdefghij');
     fs.writeFileSync(leftover, 'half a note');
     const fresh = path.join(tv.root, 'notes', '.lucid-tmp-klmnopqrst');
     fs.writeFileSync(fresh, 'being written right now');
-    const longAgo = new Date(Date.now() - 5 * 60_000);
+    const longAgo = new Date(now.getTime() - 5 * 60_000);
     fs.utimesSync(leftover, longAgo, longAgo);
+    const justNow = new Date(now.getTime() - 5_000);
+    fs.utimesSync(fresh, justNow, justNow);
 
     expect((await vault.listNotes()).map((n) => n.path)).toEqual([NOTE]);
     expect(tv.git(['status', '--porcelain'])).toBe('');

@@ -90,7 +90,12 @@ export async function connectInMemory(vault: Vault): Promise<McpPair> {
     client,
     lucid,
     call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
-    close: () => client.close(),
+    // Closing makes the server end its open sessions as abandoned, a write: wait for it, so the
+    // vault is not removed under it.
+    close: async () => {
+      await client.close();
+      await lucid.abandonOpenSessions();
+    },
   };
 }
 

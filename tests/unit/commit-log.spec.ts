@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommitMessage, parseGitLog } from '../../lib/vault/git/commit-index';
+import { parseGitLog } from '../../lib/vault/git/commit-index';
+import { formatCommitMessage, parseCommitMessage, trailerGrep } from '../../lib/vault/git/commit-message';
 
 describe('parseCommitMessage', () => {
   it('reads the trailers of the last paragraph and keeps the reason apart', () => {
@@ -18,6 +19,45 @@ describe('parseCommitMessage', () => {
 
   it('handles a person commit without body or trailers', () => {
     expect(parseCommitMessage('Snapshot of the vault before Lucid')).toEqual({ subject: 'Snapshot of the vault before Lucid', body: '', trailers: {} });
+  });
+});
+
+describe('formatCommitMessage', () => {
+  it('writes subject, reason and trailers that parseCommitMessage reads back', () => {
+    const message = formatCommitMessage({
+      op: 'molt',
+      path: 'skills/triage.md',
+      reason: 'raised to version 3',
+      actor: 'agent:claude-code',
+      editId: 'eabcdefghijkl',
+      session: '20261130-140112-claude-code-k3tq',
+      extra: [['Lucid-Molt', 'triage 2->3']],
+    });
+    expect(message).toBe(
+      'molt skills/triage.md\n\nraised to version 3\n\nLucid-Actor: agent:claude-code\nLucid-Op: molt\nLucid-Edit: eabcdefghijkl\nLucid-Session: 20261130-140112-claude-code-k3tq\nLucid-Molt: triage 2->3\n',
+    );
+    expect(parseCommitMessage(message)).toEqual({
+      subject: 'molt skills/triage.md',
+      body: 'raised to version 3',
+      trailers: {
+        'Lucid-Actor': 'agent:claude-code',
+        'Lucid-Op': 'molt',
+        'Lucid-Edit': 'eabcdefghijkl',
+        'Lucid-Session': '20261130-140112-claude-code-k3tq',
+        'Lucid-Molt': 'triage 2->3',
+      },
+    });
+  });
+
+  it('says what was done and by whom when there is no reason, and puts a multi-line path on one line', () => {
+    const message = formatCommitMessage({ op: 'init', path: 'AGENTS.md\nx', reason: '', actor: 'human:Ada', editId: 'eaaaaaaaaaaaa' });
+    expect(parseCommitMessage(message)).toMatchObject({ subject: 'init AGENTS.md x', body: 'init by human:Ada', trailers: { 'Lucid-Op': 'init' } });
+  });
+
+  it('greps for one trailer line exactly, its value taken literally', () => {
+    expect(trailerGrep('Lucid-Op', 'init')).toBe('^Lucid-Op: init$');
+    expect(new RegExp(trailerGrep('Lucid-Molt', 'a.b (2)')).test('Lucid-Molt: a.b (2)')).toBe(true);
+    expect(new RegExp(trailerGrep('Lucid-Molt', 'a.b (2)')).test('Lucid-Molt: axb (2)')).toBe(false);
   });
 });
 

@@ -1,4 +1,3 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import { formatTime } from '../ids';
@@ -57,7 +56,7 @@ export function isSessionId(value: unknown): value is string {
 
 function sessionsDir(vault: Vault): string {
   const dir = nodePath.join(vault.stateDir(), 'sessions');
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  if (!vault.fs.existsSync(dir)) vault.fs.mkdirSync(dir);
   return dir;
 }
 
@@ -72,7 +71,7 @@ function stateFile(vault: Vault, id: string): string {
 export function createSessionState(vault: Vault, start: Omit<SessionStart, 'kind'>): void {
   const file = stateFile(vault, start.id);
   try {
-    writeFileSync(file, `${JSON.stringify({ kind: 'start', ...start })}\n`, { flag: 'wx' });
+    vault.fs.writeNewFileSync(file, `${JSON.stringify({ kind: 'start', ...start })}\n`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new VaultError('conflict', `Session ${start.id} is already open.`);
     throw error;
@@ -102,7 +101,7 @@ export function readOpenSession(vault: Vault, id: string): OpenSession | null {
   const file = stateFile(vault, id);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = vault.fs.readFileSync(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -115,7 +114,7 @@ export function requireOpenSession(vault: Vault, id: string): OpenSession {
   const session = readOpenSession(vault, id);
   if (session) return session;
   const note = `${vault.layout.sessions}/${id}.md`;
-  if (existsSync(nodePath.join(vault.root, note))) {
+  if (vault.fs.existsSync(nodePath.join(vault.root, note))) {
     throw new VaultError('not_found', `Session ${id} has ended (its note is ${note}). Call start_session to begin a new one.`);
   }
   throw new VaultError('not_found', `No open session ${id}. Call start_session first and pass the session id it returns.`);
@@ -124,8 +123,8 @@ export function requireOpenSession(vault: Vault, id: string): OpenSession {
 /** Appends one observation to an open session; does nothing when the session is not open. */
 export function observeSession(vault: Vault, id: string, event: SessionEvent): void {
   const file = stateFile(vault, id);
-  if (!existsSync(file)) return;
-  appendFileSync(file, `${JSON.stringify(event)}\n`);
+  if (!vault.fs.existsSync(file)) return;
+  vault.fs.appendFileSync(file, `${JSON.stringify(event)}\n`);
 }
 
 /** The time to stamp an observation with. */
@@ -137,10 +136,10 @@ export function observationTime(vault: Vault): string {
 export function listOpenSessions(vault: Vault): OpenSession[] {
   const dir = sessionsDir(vault);
   const out: OpenSession[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const { name } of vault.fs.readdirSync(dir)) {
     if (!name.endsWith('.jsonl') || !isSessionId(name.slice(0, -6))) continue;
     try {
-      const session = parseState(readFileSync(nodePath.join(dir, name), 'utf8'));
+      const session = parseState(vault.fs.readFileSync(nodePath.join(dir, name)).toString('utf8'));
       if (session) out.push(session);
     } catch {
       // removed meanwhile
@@ -152,7 +151,7 @@ export function listOpenSessions(vault: Vault): OpenSession[] {
 /** Forgets an open session (after its note is committed). */
 export function removeSessionState(vault: Vault, id: string): void {
   try {
-    unlinkSync(stateFile(vault, id));
+    vault.fs.unlinkSync(stateFile(vault, id));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

@@ -1,12 +1,12 @@
 import { VaultError, isVaultError } from '../errors';
-import { parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';
+import { editFrontmatter, parseFrontmatter, type ParsedFrontmatter } from '../notes/frontmatter';
 import { formatDate, formatTime } from '../ids';
 import { normalizeNotePath } from '../notes/paths';
 import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
 import { requireOpenSession, type OpenSession } from './sessions';
 import { type Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
-import { type EditRequest } from '../write/edit-types';
+import { type ComposedText, type EditRequest } from '../write/edit-types';
 import {
   blobOfNote,
   blobOfText,
@@ -50,28 +50,45 @@ function appendToText(text: string, section: string): string {
 }
 
 /** The note's text as written back: its byte-order mark, if it had one, kept. */
-function withBom(note: { bom: boolean } | null, text: string): string {
-  return note?.bom && !text.startsWith('\uFEFF') ? `\uFEFF${text}` : text;
+function withBom(note: { bom: boolean } | null, composed: ComposedText): ComposedText {
+  return note?.bom && !composed.text.startsWith('\uFEFF') ? { ...composed, text: `\uFEFF${composed.text}` } : composed;
 }
 
-/** The note's new text for a mode, with `updated` (and on create `created`) set. */
-function composeWrite(vault: Vault, mode: WriteNoteInput['mode'], current: string | null, content: string | undefined, fields: Record<string, unknown> | undefined): string {
+/**
+ * The note's new text for a mode, with `updated` (and on create `created`) set, and the front
+ * matter it has. `parsed` is the current text's front matter when the write path already parsed
+ * it under the lock, so composing parses nothing again.
+ */
+function composeWrite(
+  vault: Vault,
+  mode: WriteNoteInput['mode'],
+  current: string | null,
+  content: string | undefined,
+  fields: Record<string, unknown> | undefined,
+  parsed?: ParsedFrontmatter,
+): ComposedText {
   const now = vault.clock();
   const stamp = { updated: formatDate(now) };
+  const edit = (text: string, changes: Record<string, unknown>, known?: ParsedFrontmatter): ComposedText => {
+    const edited = editFrontmatter(text, changes, known);
+    return { text: edited.text, frontmatter: edited.data };
+  };
   switch (mode) {
     case 'create': {
       const text = content ?? '';
-      const parsed = parseFrontmatter(text);
-      if (!parsed.ok) throw new VaultError('invalid_frontmatter', `${parsed.error} Fix the front matter of your content.`);
-      const created = parsed.data.created === undefined && fields?.created === undefined ? { created: formatTime(now) } : {};
-      return setFrontmatterFields(text, { ...fields, ...created, ...stamp });
+      const own = parseFrontmatter(text);
+      if (!own.ok) throw new VaultError('invalid_frontmatter', `${own.error} Fix the front matter of your content.`);
+      const created = own.data.created === undefined && fields?.created === undefined ? { created: formatTime(now) } : {};
+      return edit(text, { ...fields, ...created, ...stamp }, own);
     }
     case 'replace':
-      return setFrontmatterFields(content ?? '', { ...fields, ...stamp });
-    case 'append':
-      return appendToText(setFrontmatterFields(current ?? '', { ...fields, ...stamp }), content ?? '');
+      return edit(content ?? '', { ...fields, ...stamp });
+    case 'append': {
+      const edited = edit(current ?? '', { ...fields, ...stamp }, parsed);
+      return { text: appendToText(edited.text, content ?? ''), frontmatter: edited.frontmatter };
+    }
     case 'set_fields':
-      return setFrontmatterFields(current ?? '', { ...fields, ...stamp });
+      return edit(current ?? '', { ...fields, ...stamp }, parsed);
   }
 }
 
@@ -107,7 +124,7 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
     const current = await readIfExists(vault, path);
     if (current) assertAgentWritable(current);
     const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
-    const proposed = mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields);
+    const proposed = mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields).text;
     const { path: inboxPath, result } = await fileSecretProposal(vault, session, { target: path, action, content: proposed, reason, current, secrets });
     return {
       status: 'possible_secret',
@@ -120,27 +137,31 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
     };
   }
 
+  // Without an expected hash, an append or a field change is composed only under the vault lock,
+  // on the note as it is then (read and parsed once there), so concurrent writers never conflict.
   const live = input.expected_hash === undefined && (mode === 'append' || mode === 'set_fields');
-  const current = await readIfExists(vault, path);
-  if (current) assertAgentWritable(current);
-  if (!current && mode !== 'create') {
-    throw new VaultError('not_found', `${path} does not exist. Use mode create to make it${mode === 'replace' ? '' : ' (content is the whole note)'}.`, { field: 'path' });
+  let current: Note | null = null;
+  let change: EditRequest['changes'][number];
+  if (live) {
+    change = {
+      path,
+      content: (now, parsed) => {
+        if (!now) throw new VaultError('not_found', `${path} does not exist. Use mode create to make it (content is the whole note).`, { field: 'path' });
+        return withBom(now, composeWrite(vault, mode, now.text, content, fields, parsed));
+      },
+    };
+  } else {
+    current = await readIfExists(vault, path);
+    if (current) assertAgentWritable(current);
+    if (!current && mode !== 'create') {
+      throw new VaultError('not_found', `${path} does not exist. Use mode create to make it${mode === 'replace' ? '' : ' (content is the whole note)'}.`, { field: 'path' });
+    }
+    const stale = (current && mode === 'create') || (input.expected_hash !== undefined && current && current.hash !== input.expected_hash);
+    if (stale && current) return conflictToInbox(vault, session, { path, mode, current, content, fields, expectedHash: input.expected_hash, reason });
+    const composed = withBom(mode === 'append' || mode === 'set_fields' ? current : null, composeWrite(vault, mode, current?.text ?? null, content, fields));
+    // Validated by the write path with the front matter composed here: no second parse.
+    change = { path, content: () => composed, expectedHash: current ? current.hash : null };
   }
-  const stale = (current && mode === 'create') || (input.expected_hash !== undefined && current && current.hash !== input.expected_hash);
-  if (stale && current) return conflictToInbox(vault, session, { path, mode, current, content, fields, expectedHash: input.expected_hash, reason });
-  const text = withBom(mode === 'append' || mode === 'set_fields' ? current : null, composeWrite(vault, mode, current?.text ?? null, content, fields));
-  vault.validateText(path, text);
-  // Without an expected hash, an append or a field change is made on the note as it is under the
-  // vault lock, so concurrent writers never conflict with each other.
-  const change: EditRequest['changes'][number] = live
-    ? {
-        path,
-        content: (now) => {
-          if (!now) throw new VaultError('not_found', `${path} was deleted while you wrote it; nothing was written.`);
-          return withBom(now, composeWrite(vault, mode, now.text, content, fields));
-        },
-      }
-    : { path, content: text, expectedHash: current ? current.hash : null };
   try {
     const result = await commitAs(vault, session, { op: OP_OF[mode], path, reason, changes: [change] });
     observeWrites(vault, session, [path], result.editId);
@@ -178,7 +199,7 @@ async function conflictToInbox(
   } else {
     action = 'update';
     const base = mode === 'set_fields' && basedOnText !== null ? basedOnText : (current.text ?? '');
-    proposed = composeWrite(vault, mode === 'create' ? 'replace' : mode, base, input.content, input.fields);
+    proposed = composeWrite(vault, mode === 'create' ? 'replace' : mode, base, input.content, input.fields).text;
   }
   const why = mode === 'create'
     ? `${path} already exists`

@@ -1,5 +1,8 @@
 import Database from 'better-sqlite3';
-import { runGit, runGitSilent, fromTop, type GitRepo, headCommit } from './repo';
+import { parseCommitMessage, TRAILER } from './commit-message';
+import { fromTop, gitSucceeds, headCommit, runGit, type GitRepo } from './repo';
+
+export { parseCommitMessage } from './commit-message';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
 export const COMMIT_INDEX_VERSION = 1;
@@ -35,25 +38,6 @@ export interface CommitQuery {
   path?: string;
 }
 
-/** Splits a commit message into subject, body and the trailers of its last paragraph. */
-export function parseCommitMessage(message: string): { subject: string; body: string; trailers: Record<string, string> } {
-  const text = message.replace(/\r\n/g, '\n').replace(/\n+$/, '');
-  const [subject, ...rest] = text.split('\n');
-  const paragraphs = rest.join('\n').trim().split(/\n\s*\n/);
-  const trailers: Record<string, string> = {};
-  const last = paragraphs[paragraphs.length - 1] ?? '';
-  const lines = last.split('\n');
-  const isTrailerBlock = paragraphs.length > 0 && last !== '' && lines.every((l) => /^[A-Za-z0-9-]+: /.test(l));
-  if (isTrailerBlock) {
-    for (const line of lines) {
-      const at = line.indexOf(': ');
-      trailers[line.slice(0, at)] = line.slice(at + 2).trim();
-    }
-    paragraphs.pop();
-  }
-  return { subject, body: paragraphs.join('\n\n').trim(), trailers };
-}
-
 const FIELD = '\u001f';
 const RECORD = '\u001e';
 
@@ -83,10 +67,10 @@ export function parseGitLog(output: string, toVault: (path: string) => string = 
       sha,
       time: Number(time),
       author,
-      actor: trailers['Lucid-Actor'] ?? null,
-      op: trailers['Lucid-Op'] ?? null,
-      editId: trailers['Lucid-Edit'] ?? null,
-      session: trailers['Lucid-Session'] ?? null,
+      actor: trailers[TRAILER.actor] ?? null,
+      op: trailers[TRAILER.op] ?? null,
+      editId: trailers[TRAILER.edit] ?? null,
+      session: trailers[TRAILER.session] ?? null,
       subject,
       reason: body,
       trailers,
@@ -152,10 +136,7 @@ export class CommitIndex {
     let range: string[] = head ? [head] : [];
     let rebuild = last === null;
     if (head && last) {
-      const ancestor = await runGitSilent(this.repo, ['merge-base', '--is-ancestor', last, head]).then(
-        () => true,
-        () => false,
-      );
+      const ancestor = await gitSucceeds(this.repo, ['merge-base', '--is-ancestor', last, head]);
       if (ancestor) range = [`${last}..${head}`];
       else rebuild = true;
     }

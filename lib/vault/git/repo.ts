@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import nodePath from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { VaultError } from '../errors';
+import { TEMP_PREFIX, normalizeVaultPath } from '../notes/paths';
+import { nodeFs, type VaultFs } from '../fs';
+import { GitProcessError, spawnGit, type GitRunner } from './runner';
 
-/** The only module that talks to git. Every user path goes after `--`; refs are validated. */
+/**
+ * The only module that talks to git, through one {@link GitRunner} kept on the repository
+ * object. Every user path goes after `--` (or into a literal pathspec or a `HEAD:<path>` object
+ * name on stdin); refs are validated.
+ */
 
 const SHA = /^[0-9a-f]{40}$/;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -28,7 +32,12 @@ export interface GitRepo {
   gitDir: string;
   /** The environment git runs with (passed in by the caller; the vault never reads the environment itself). */
   env: Record<string, string | undefined>;
+  /** What starts git processes (the real one unless a test passes its own). */
+  run: GitRunner;
 }
+
+/** Where and how to run git before a {@link GitRepo} exists (`lucid init`, the demo). */
+export type GitTarget = Pick<GitRepo, 'root' | 'env'> & { run?: GitRunner };
 
 /**
  * The variables git may see from the caller's environment. Everything else (GIT_DIR and
@@ -36,23 +45,22 @@ export interface GitRepo {
  */
 const PASSED_ENV = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
 
-function gitEnv(repo: Pick<GitRepo, 'env'>, extraEnv: Record<string, string> = {}): Record<string, string> {
+function gitEnv(repo: GitTarget, extraEnv: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(repo.env)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
   return Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
 }
 
-function client(repo: Pick<GitRepo, 'root' | 'env'>, extraEnv: Record<string, string> = {}): SimpleGit {
-  const env = gitEnv(repo, extraEnv);
-  return simpleGit({ baseDir: repo.root, maxConcurrentProcesses: 4, trimmed: false, allowEnvironment: Object.keys(env), unsafe: { allowUnsafeConfigPaths: true }, }).env(env);
+function spawnIn(repo: GitTarget, args: string[], extraEnv?: Record<string, string>, input?: string): Promise<string> {
+  return (repo.run ?? spawnGit)({ args, cwd: repo.root, env: gitEnv(repo, extraEnv), input });
 }
 
-/** Runs git with the given arguments in the vault folder and returns stdout. */
-export async function runGit(repo: Pick<GitRepo, 'root' | 'env'>, args: string[], extraEnv?: Record<string, string>): Promise<string> {
+/** Runs git with the given arguments in the vault folder and returns stdout; a failure is a VaultError. */
+export async function runGit(repo: GitTarget, args: string[], extraEnv?: Record<string, string>, input?: string): Promise<string> {
   try {
-    return await client(repo, extraEnv).raw(args);
+    return await spawnIn(repo, args, extraEnv, input);
   } catch (error) {
-    const message = (error as Error).message ?? String(error);
+    const message = error instanceof GitProcessError ? error.stderr || error.message : (error as Error).message ?? String(error);
     if (/index\.lock/.test(message)) {
       throw new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.');
     }
@@ -60,44 +68,33 @@ export async function runGit(repo: Pick<GitRepo, 'root' | 'env'>, args: string[]
   }
 }
 
-/**
- * Runs a plumbing command that prints nothing (update-ref, update-index, read-tree). simple-git 4
- * waits a fixed 50 ms after any command with no output before resolving, which was over a third
- * of every write; these few commands therefore run through execFile with the same environment.
- */
-export async function runGitSilent(repo: Pick<GitRepo, 'root' | 'env'>, args: string[], extraEnv?: Record<string, string>): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    execFile('git', args, { cwd: repo.root, env: gitEnv(repo, extraEnv) as unknown as NodeJS.ProcessEnv, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      if (!error) return resolve();
-      const message = `${stderr || error.message}`;
-      if (/index\.lock/.test(message)) {
-        reject(new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.'));
-      } else {
-        reject(new VaultError('io_error', `git ${args[0]} failed: ${message.trim().split('\n').slice(0, 3).join(' ')}`));
-      }
-    });
-  });
+/** Whether a git command exits 0 (for questions git answers with its exit code). */
+export async function gitSucceeds(repo: GitTarget, args: string[]): Promise<boolean> {
+  return spawnIn(repo, args).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
  * Opens the repository that holds `root`. Throws `not_a_repo` with what to do when there is none.
  */
-export async function openRepo(root: string, env: Record<string, string | undefined>): Promise<GitRepo> {
+export async function openRepo(root: string, env: Record<string, string | undefined>, run: GitRunner = spawnGit): Promise<GitRepo> {
   let out: string;
   try {
-    out = await client({ root, env }).raw(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--show-prefix']);
+    out = await spawnIn({ root, env, run }, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--show-prefix']);
   } catch {
     throw new VaultError('not_a_repo', `${root} is not a git repository. Run \`lucid init ${root}\` to make it a Lucid vault (it runs git init).`);
   }
   const [top, gitDir, prefix = ''] = out.split('\n');
-  return { root, top, gitDir, prefix: prefix.trim(), env };
+  return { root, top, gitDir, prefix: prefix.trim(), env, run };
 }
 
 /** Validates a commit id given by a user or a URL: only full hex SHAs of this repository. */
 export async function resolveCommit(repo: GitRepo, ref: string): Promise<string> {
   if (!SHA.test(ref)) throw new VaultError('invalid_input', 'A commit is named by its full 40-character id.');
   try {
-    const type = (await client(repo).raw(['cat-file', '-t', '--end-of-options', ref])).trim();
+    const type = (await spawnIn(repo, ['cat-file', '-t', '--end-of-options', ref])).trim();
     if (type === 'commit') return ref;
   } catch {
     // falls through
@@ -108,7 +105,7 @@ export async function resolveCommit(repo: GitRepo, ref: string): Promise<string>
 /** HEAD's commit, or null in a repository with no commits yet. */
 export async function headCommit(repo: GitRepo): Promise<string | null> {
   try {
-    const out = await client(repo).raw(['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+    const out = await spawnIn(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
     return out.trim() || null;
   } catch {
     return null;
@@ -118,9 +115,10 @@ export async function headCommit(repo: GitRepo): Promise<string | null> {
 /**
  * Refuses writes while the repository is mid-merge, mid-rebase, on a detached HEAD, holds
  * unmerged paths or another git process holds its index lock; the message names the state.
+ * Two git processes (symbolic-ref, ls-files --unmerged); the rest are file checks in .git/.
  */
-export async function assertWritableRepo(repo: GitRepo): Promise<void> {
-  const inGit = (name: string) => existsSync(nodePath.join(repo.gitDir, name));
+export async function assertWritableRepo(repo: GitRepo, fs: Pick<VaultFs, 'existsSync'> = nodeFs): Promise<void> {
+  const inGit = (name: string) => fs.existsSync(nodePath.join(repo.gitDir, name));
   if (inGit('index.lock')) {
     throw new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if no git process is running, delete .git/index.lock.');
   }
@@ -135,11 +133,11 @@ export async function assertWritableRepo(repo: GitRepo): Promise<void> {
   for (const [file, what] of states) {
     if (inGit(file)) throw new VaultError('repo_state', `The vault's git repository is not ready: ${what}. Finish or abort it, then try again.`);
   }
-  const branch = (await client(repo).raw(['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
+  const branch = (await spawnIn(repo, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
   if (!branch.startsWith('refs/heads/')) {
     throw new VaultError('repo_state', 'The vault\'s git repository has a detached HEAD. Check out a branch, then try again.');
   }
-  const unmerged = (await client(repo).raw(['ls-files', '--unmerged', '-z', '--full-name']))
+  const unmerged = (await runGit(repo, ['ls-files', '--unmerged', '-z', '--full-name']))
     .split('\0')
     .map((entry) => entry.slice(entry.indexOf('\t') + 1))
     .filter(Boolean);
@@ -150,9 +148,9 @@ export async function assertWritableRepo(repo: GitRepo): Promise<void> {
 }
 
 /** `git config KEY` in the vault, or null. */
-export async function gitConfig(repo: Pick<GitRepo, 'root' | 'env'>, key: string): Promise<string | null> {
+export async function gitConfig(repo: GitTarget, key: string): Promise<string | null> {
   try {
-    const out = (await client(repo).raw(['config', '--get', key])).trim();
+    const out = (await spawnIn(repo, ['config', '--get', key])).trim();
     return out || null;
   } catch {
     return null;
@@ -176,16 +174,26 @@ export async function worktreeBlobs(repo: GitRepo, paths: readonly string[]): Pr
   return out;
 }
 
-/** The blob id of each of `paths` (vault-relative) in HEAD; absent paths are left out. */
-export async function headBlobs(repo: GitRepo, paths: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (paths.length === 0 || !(await headCommit(repo))) return out;
-  const listing = await runGit(repo, ['ls-tree', '-z', '--full-name', 'HEAD', '--', ...paths.map(literal)]);
-  for (const entry of listing.split('\0')) {
-    const match = /^\d+ blob ([0-9a-f]{40})\t(.*)$/s.exec(entry);
-    if (match) out.set(fromTop(repo, match[2]), match[1]);
+/**
+ * HEAD's commit (null in a repository with no commits yet) and the blob id of each of `paths`
+ * (vault-relative) in it, absent paths left out: one `cat-file --batch-check`, the paths on stdin
+ * as `HEAD:<path>` object names (never options, never pathspecs).
+ */
+export async function headState(repo: GitRepo, paths: readonly string[]): Promise<{ head: string | null; blobs: Map<string, string> }> {
+  const unique = [...new Set(paths)];
+  const input = ['HEAD^{commit}', ...unique.map((path) => `HEAD:${toTop(repo, path)}`)].join('\n');
+  const lines = (await runGit(repo, ['cat-file', '--batch-check'], undefined, `${input}\n`)).split('\n');
+  const answer = (line: string | undefined) => /^([0-9a-f]{40}) (\w+) \d+$/.exec(line ?? '');
+  const headLine = answer(lines[0]);
+  const head = headLine && headLine[2] === 'commit' ? headLine[1] : null;
+  const blobs = new Map<string, string>();
+  if (head) {
+    unique.forEach((path, i) => {
+      const match = answer(lines[i + 1]);
+      if (match && match[2] === 'blob') blobs.set(path, match[1]);
+    });
   }
-  return out;
+  return { head, blobs };
 }
 
 /** Makes a pathspec literal, so `*`, `:` and leading dashes in note names are just characters. */
@@ -211,17 +219,21 @@ export interface CommitRequest {
   author: GitIdentity;
   committer: GitIdentity;
   date: Date;
+  /** The commit HEAD was seen at under the vault lock (null: no commits yet); HEAD must still be there. */
+  parent: string | null;
   /** A scratch file for the temporary index (inside .lucid/). */
   indexFile: string;
 }
 
 /**
- * Commits exactly `paths` on top of HEAD through a temporary index, so whatever a person has
+ * Commits exactly `paths` on top of `parent` through a temporary index, so whatever a person has
  * staged stays staged and out of the commit; then brings the real index up to date for those
- * paths only. Never switches branches, never touches other files.
+ * paths only. Never switches branches, never touches other files. Six git processes: read-tree,
+ * update-index (`--add --remove` takes written and deleted paths at once), write-tree,
+ * commit-tree, update-ref (refused when HEAD is no longer `parent`), update-index on the real index.
  */
 export async function commitPaths(repo: GitRepo, request: CommitRequest): Promise<string> {
-  const head = await headCommit(repo);
+  const head = request.parent;
   const stamp = `${Math.floor(request.date.getTime() / 1000)} ${offsetOf(request.date)}`;
   const env = {
     GIT_INDEX_FILE: request.indexFile,
@@ -232,28 +244,19 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
     GIT_COMMITTER_EMAIL: request.committer.email,
     GIT_COMMITTER_DATE: stamp,
   };
-  await runGitSilent(repo, ['read-tree', head ?? EMPTY_TREE], env);
-  const present: string[] = [];
-  const absent: string[] = [];
-  for (const path of request.paths) (existsSync(nodePath.join(repo.root, path)) ? present : absent).push(path);
-  if (present.length > 0) await runGitSilent(repo, ['update-index', '--add', '--', ...present], env);
-  if (absent.length > 0) await runGitSilent(repo, ['update-index', '--force-remove', '--', ...absent], env);
+  const paths = [...new Set(request.paths)];
+  await runGit(repo, ['read-tree', head ?? EMPTY_TREE], env);
+  await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths], env);
   const tree = (await runGit(repo, ['write-tree'], env)).trim();
   const parents = head ? ['-p', head] : [];
-  const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-m', request.message], env)).trim();
+  const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-F', '-'], env, request.message)).trim();
   const subject = request.message.split('\n')[0];
-  await runGitSilent(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
+  await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
   // The commit exists from here on: a failure to refresh the index (another git process holds
   // index.lock) must not undo the edit. A stale index only shows as staged changes until git's
   // next refresh, and the next Lucid write brings it up to date again.
-  await syncIndex(repo, present, absent).catch(() => undefined);
+  await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]).catch(() => undefined);
   return commit;
-}
-
-/** Makes the real index match what Lucid just committed for `paths` (the files on disk). */
-async function syncIndex(repo: GitRepo, present: readonly string[], absent: readonly string[]): Promise<void> {
-  if (present.length > 0) await runGitSilent(repo, ['update-index', '--add', '--', ...present]);
-  if (absent.length > 0) await runGitSilent(repo, ['update-index', '--force-remove', '--', ...absent]);
 }
 
 function offsetOf(date: Date): string {
@@ -266,10 +269,34 @@ function offsetOf(date: Date): string {
 /** The bytes of `path` at `commit` as text, or null where it did not exist. */
 export async function showFile(repo: GitRepo, commit: string, path: string): Promise<string | null> {
   try {
-    return await client(repo).raw(['show', `${commit}:${toTop(repo, path)}`]);
+    return await spawnIn(repo, ['show', `${commit}:${toTop(repo, path)}`]);
   } catch {
     return null;
   }
 }
 
 export { SHA as SHA_PATTERN };
+
+/** The patch of one commit (renames detected), cut at `maxBytes`; `path` limits it to one file. */
+export async function commitPatch(repo: GitRepo, sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
+  const commit = await resolveCommit(repo, sha);
+  // Pathspecs are relative to the vault folder, where git runs, even when it is inside a larger repository.
+  const paths = options.path ? ['--', literal(normalizeVaultPath(options.path))] : ['--'];
+  const patch = await runGit(repo, ['-c', 'core.quotePath=false', 'show', '--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
+  const max = options.maxBytes ?? 1024 * 1024;
+  return { sha: commit, patch: patch.length > max ? patch.slice(0, max) : patch, truncated: patch.length > max };
+}
+
+/** Keeps `.lucid/` and Lucid's temp files out of git even in vaults whose .gitignore does not list them (local exclude). */
+export function excludeStateDir(repo: GitRepo, fs: VaultFs): void {
+  try {
+    const exclude = nodePath.join(repo.gitDir, 'info', 'exclude');
+    const line = `/${repo.prefix}.lucid/`;
+    const current = fs.existsSync(exclude) ? fs.readFileSync(exclude).toString('utf8') : '';
+    if (current.split('\n').some((l) => l.trim() === line)) return;
+    fs.mkdirSync(nodePath.dirname(exclude));
+    fs.appendFileSync(exclude, `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n/${repo.prefix}**/${TEMP_PREFIX}*\n`);
+  } catch {
+    // a read-only .git: nothing to do
+  }
+}

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
-import YAML, { isCollection, isMap, isScalar, type Pair } from 'yaml';
+import YAML, { isCollection, isMap, isScalar, type Document, type Pair } from 'yaml';
 import { isVaultError, VaultError } from '../errors';
+import { frontmatterParses } from './parse-count';
 
 /** Front matter larger than this is refused (a note's properties, not a data dump). */
-const MAX_FRONTMATTER_BYTES = 64 * 1024;
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 const MAX_ALIASES = 100;
 const MAX_NESTING = 64;
 
@@ -111,7 +112,7 @@ function refuseEngine(name: string) {
 }
 
 /** The only YAML parser Lucid uses: YAML 1.2 core schema, unique keys, alias and size limits. */
-function parseYamlSafely(source: string): FrontmatterData {
+function parseYamlDocument(source: string): { data: FrontmatterData; doc: Document } {
   if (Buffer.byteLength(source) > MAX_FRONTMATTER_BYTES) {
     throw new VaultError('invalid_frontmatter', `Front matter is larger than ${MAX_FRONTMATTER_BYTES / 1024} KiB.`);
   }
@@ -123,6 +124,7 @@ function parseYamlSafely(source: string): FrontmatterData {
       throw new VaultError('invalid_frontmatter', `Front matter is nested more than ${MAX_NESTING} levels deep.`);
     }
   }
+  frontmatterParses.count += 1;
   const doc = YAML.parseDocument(source, {
     version: '1.2',
     schema: 'core',
@@ -159,12 +161,19 @@ function parseYamlSafely(source: string): FrontmatterData {
   } catch (error) {
     throw new VaultError('invalid_frontmatter', `Invalid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (value === null || value === undefined) return {};
+  if (value === null || value === undefined) return { data: {}, doc };
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new VaultError('invalid_frontmatter', 'Front matter must be a list of `key: value` properties.');
   }
-  return plainCopy(value) as FrontmatterData;
+  return { data: plainCopy(value) as FrontmatterData, doc };
 }
+
+/**
+ * The YAML document behind a successful {@link parseFrontmatter} result, and how many characters
+ * gray-matter put in front of the raw front matter, so that {@link editFrontmatter} edits lines
+ * without parsing the same YAML a second time.
+ */
+const documents = new WeakMap<ParsedFrontmatter, { doc: Document; shift: number }>();
 
 /** A deep copy made of fresh plain objects, where `__proto__` can only ever be an own key. */
 function plainCopy(value: unknown): unknown {
@@ -193,7 +202,7 @@ export type ParsedFrontmatter =
 /**
  * Reads a note's front matter through gray-matter, with the `js` and `javascript` engines
  * replaced by ones that refuse (gray-matter evaluates them otherwise), the YAML engine replaced by
- * {@link parseYamlSafely}, an options object every time (so nothing is cached) and a fresh object
+ * {@link parseYamlDocument}, an options object every time (so nothing is cached) and a fresh object
  * out. Never throws for bad input: the failure is returned so listings can report it per note.
  */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
@@ -202,17 +211,26 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   if (parts.language !== '' && parts.language !== 'yaml' && parts.language !== 'yml') {
     return { ok: false, error: `Front matter in "${parts.language}" is not supported; only YAML is read.`, parts };
   }
+  let parsedDoc: { doc: Document; shift: number } | null = null;
+  const parseYaml = (source: string) => {
+    const { data, doc } = parseYamlDocument(source);
+    const shift = source.length - parts.frontmatter.length;
+    if (shift >= 0 && source.endsWith(parts.frontmatter)) parsedDoc = { doc, shift };
+    return data;
+  };
   try {
     const file = matter(`---\n${parts.frontmatter}\n---\n`, {
       language: 'yaml',
       delimiters: '---',
       engines: {
-        yaml: { parse: parseYamlSafely, stringify: () => '' },
+        yaml: { parse: parseYaml, stringify: () => '' },
         js: { parse: refuseEngine('JavaScript'), stringify: () => '' },
         javascript: { parse: refuseEngine('JavaScript'), stringify: () => '' },
       },
     } as unknown as Parameters<typeof matter>[1]);
-    return { ok: true, data: plainCopy(file.data ?? {}) as FrontmatterData, parts };
+    const result: ParsedFrontmatter = { ok: true, data: plainCopy(file.data ?? {}) as FrontmatterData, parts };
+    if (parsedDoc) documents.set(result, parsedDoc);
+    return result;
   } catch (error) {
     const message = isVaultError(error) ? error.message : `Invalid front matter: ${(error as Error).message.split('\n')[0]}`;
     const line = isVaultError(error) ? (error.details?.line as number | undefined) : undefined;
@@ -221,7 +239,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
 }
 
 /** The YAML for one property, Obsidian style (block lists, links quoted), without a final break. */
-function stringifyField(key: string, value: unknown): string {
+export function stringifyField(key: string, value: unknown): string {
   return YAML.stringify({ [key]: value }, { version: '1.2', lineWidth: 0, indentSeq: true }).replace(/\n$/, '');
 }
 
@@ -246,28 +264,51 @@ function deepEqual(a: unknown, b: unknown): boolean {
  * front matter does not parse: those are never rewritten.
  */
 export function setFrontmatterFields(text: string, changes: Record<string, unknown>): string {
+  return editFrontmatter(text, changes).text;
+}
+
+/**
+ * {@link setFrontmatterFields}, also returning the properties the new text has. `parsed` is
+ * `parseFrontmatter(text)` when the caller already has it (the write path): the text is then
+ * edited without parsing its YAML again, and the returned properties are the parsed ones with
+ * the changes applied, so validating the result needs no parse either.
+ */
+export function editFrontmatter(text: string, changes: Record<string, unknown>, known?: ParsedFrontmatter): { text: string; data: FrontmatterData } {
   // A BOM would hide the opening `---` and a second block would be put above the real one.
-  if (text.charCodeAt(0) === 0xfeff) return `\uFEFF${setFrontmatterFields(text.slice(1), changes)}`;
-  const parsed = parseFrontmatter(text);
+  if (text.charCodeAt(0) === 0xfeff) {
+    const inner = editFrontmatter(text.slice(1), changes, known);
+    return { text: `\uFEFF${inner.text}`, data: inner.data };
+  }
+  const fits = known !== undefined && text.slice(known.parts.frontmatterStart, known.parts.frontmatterEnd) === known.parts.frontmatter && text.slice(known.parts.bodyStart) === known.parts.body;
+  const parsed = fits ? known : parseFrontmatter(text);
   if (!parsed.ok) {
     throw new VaultError('invalid_frontmatter', `${parsed.error} Fix the front matter before Lucid changes this note.`);
   }
   const { parts, data } = parsed;
+  const result: FrontmatterData = { ...data };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete result[key];
+    else Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+  }
   const eol = parts.eol;
   const toEol = (s: string) => (eol === '\n' ? s : s.replace(/\n/g, '\r\n'));
   if (!parts.hasFrontmatter) {
     const fresh = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    if (Object.keys(fresh).length === 0) return text;
+    if (Object.keys(fresh).length === 0) return { text, data: result };
     const block = Object.entries(fresh).map(([k, v]) => stringifyField(k, v)).join('\n');
     const separator = text === '' || text.startsWith('\n') || text.startsWith('\r\n') ? '' : eol;
-    return toEol(`---\n${block}\n---\n`) + separator + text;
+    return { text: toEol(`---\n${block}\n---\n`) + separator + text, data: result };
   }
 
-  const doc = YAML.parseDocument(parts.frontmatter, { version: '1.2', schema: 'core', uniqueKeys: true, merge: false });
+  const reused = documents.get(parsed);
+  if (!reused) frontmatterParses.count += 1;
+  const doc = reused?.doc ?? YAML.parseDocument(parts.frontmatter, { version: '1.2', schema: 'core', uniqueKeys: true, merge: false });
+  const shift = reused?.shift ?? 0;
   const source = parts.frontmatter;
   const lineStarts = [0];
   for (let i = 0; i < source.length; i += 1) if (source[i] === '\n') lineStarts.push(i + 1);
-  const lineOf = (offset: number) => {
+  const lineOf = (at: number) => {
+    const offset = Math.max(0, at - shift);
     let lo = 0;
     let hi = lineStarts.length - 1;
     while (lo < hi) {
@@ -299,7 +340,7 @@ export function setFrontmatterFields(text: string, changes: Record<string, unkno
     const end = Math.max(start, lineOf(Math.max(0, valueEnd - 1)));
     replaced.set(start, { end, text: serialized });
   }
-  if (replaced.size === 0 && appended.length === 0) return text;
+  if (replaced.size === 0 && appended.length === 0) return { text, data: result };
 
   const out: string[] = [];
   for (let i = 0; i < lines.length; i += 1) {
@@ -315,7 +356,7 @@ export function setFrontmatterFields(text: string, changes: Record<string, unkno
   const newFrontmatter = out.join(eol);
   const before = text.slice(0, parts.frontmatterStart);
   const after = text.slice(parts.frontmatterEnd);
-  if (parts.frontmatter === '') return newFrontmatter === '' ? text : before + newFrontmatter + eol + after;
-  if (newFrontmatter === '') return before + after.replace(/^\r?\n/, '');
-  return before + newFrontmatter + after;
+  if (parts.frontmatter === '') return { text: newFrontmatter === '' ? text : before + newFrontmatter + eol + after, data: result };
+  if (newFrontmatter === '') return { text: before + after.replace(/^\r?\n/, ''), data: result };
+  return { text: before + newFrontmatter + after, data: result };
 }

@@ -4,6 +4,7 @@ import {
   hashBytes,
   parseFrontmatter,
   type FrontmatterData,
+  type ParsedFrontmatter,
 } from './frontmatter';
 import { parseLinks, type ParsedLink } from './links';
 import { basenameOf } from './paths';
@@ -60,7 +61,16 @@ export function assertAgentWritable(note: Note): void {
 }
 
 /** Parses a note's bytes into a {@link Note}; problems are recorded, never thrown. */
-export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
+export function buildNote(path: string, bytes: Buffer, mtimeMs: number, known?: ParsedFrontmatter): Note {
+  return parseNoteBytes(path, bytes, mtimeMs, known).note;
+}
+
+/**
+ * {@link buildNote}, also returning the parsed front matter (null when the bytes are not text
+ * Lucid parses), so a writer can edit properties without parsing the note a second time. `known`
+ * is the front matter of these bytes when the caller already has it (the write path composed it).
+ */
+export function parseNoteBytes(path: string, bytes: Buffer, mtimeMs: number, known?: ParsedFrontmatter): { note: Note; parsed: ParsedFrontmatter | null } {
   const base: Note = {
     path,
     title: basenameOf(path),
@@ -79,26 +89,27 @@ export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
     links: [],
   };
   const decoded = decodeNoteBytes(bytes);
-  if (!decoded.ok) return { ...base, problem: decoded.reason, problemMessage: decoded.message };
+  if (!decoded.ok) return { note: { ...base, problem: decoded.reason, problemMessage: decoded.message }, parsed: null };
   base.text = decoded.text;
   base.bom = decoded.bom;
   if (bytes.length > MAX_NOTE_BYTES) {
-    return { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` };
+    return { note: { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` }, parsed: null };
   }
-  const parsed = parseFrontmatter(decoded.text);
+  const parsed = known ?? parseFrontmatter(decoded.text);
   if (!parsed.ok) {
-    return {
+    const note: Note = {
       ...base,
       body: parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text,
       problem: 'invalid_frontmatter',
       problemMessage: parsed.error,
       links: safeLinks(parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text),
     };
+    return { note, parsed };
   }
   const data = parsed.data;
   const type = typeof data.type === 'string' ? data.type : null;
   const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : base.title;
-  return {
+  const note: Note = {
     ...base,
     title,
     frontmatter: data,
@@ -108,6 +119,7 @@ export function buildNote(path: string, bytes: Buffer, mtimeMs: number): Note {
     violations: validateFrontmatter(path, data),
     links: safeLinks(parsed.parts.body, data),
   };
+  return { note, parsed };
 }
 
 function safeLinks(body: string, data?: FrontmatterData): ParsedLink[] {

@@ -1,6 +1,7 @@
 import type { Note } from '../notes/note';
 import { type LinkResolver } from '../notes/links';
-import { type IndexableNote } from './search-index';
+import type { NoteReader } from '../notes/reader';
+import type { IndexableNote, SearchIndex } from './search-index';
 import { linkTarget } from '../notes/note-formats';
 
 function stringsOf(value: unknown): string[] {
@@ -41,3 +42,18 @@ export function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
   };
 }
 
+/**
+ * Brings a search index up to date with the files on disk: the notes whose stamp changed are read
+ * first (async, through the reader's cache), then everything is applied in the index's one transaction.
+ */
+export async function syncSearchIndex(index: SearchIndex, reader: NoteReader): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
+  const all = await reader.listFiles();
+  const files = all.filter((f) => f.path.toLowerCase().endsWith('.md'));
+  const resolver = await reader.linkResolver(all);
+  const loaded = new Map<string, IndexableNote | null>();
+  for (const stamp of index.staleStamps(files)) {
+    const note = await reader.readNote(stamp.path).catch(() => null);
+    loaded.set(stamp.path, note ? toIndexable(note, resolver) : null);
+  }
+  return index.sync(files, (path) => loaded.get(path) ?? null);
+}

@@ -1,8 +1,24 @@
+import type { FrontmatterData, ParsedFrontmatter } from '../notes/frontmatter';
 import type { Note } from '../notes/note';
 
 /** What an edit does, as its commit's `Lucid-Op` trailer and its changelog line name it. */
 export const OPS = ['create', 'update', 'append', 'delete', 'accept', 'reject', 'revert', 'molt', 'archive', 'merge', 'init', 'eval', 'report'] as const;
 export type Op = (typeof OPS)[number];
+/**
+ * A note's new text with the front matter it was composed with, so the write path validates it
+ * without parsing again what the composer just parsed.
+ */
+export interface ComposedText {
+  text: string;
+  frontmatter: FrontmatterData;
+}
+
+/**
+ * Computes a file's new text from the note as it is under the vault lock (null when absent) and
+ * its parsed front matter (parsed once, reused to edit properties line by line).
+ */
+export type ComposeContent = (current: Note | null, parsed?: ParsedFrontmatter) => string | null | ComposedText;
+
 /** One file an edit changes: its new text (null deletes it) and the hash it was based on. */
 export interface FileChange {
   path: string;
@@ -10,7 +26,7 @@ export interface FileChange {
    * The new text (null deletes the file), or a function that computes it from the note as it is
    * under the vault lock (null when absent): a change that cannot conflict, such as an append.
    */
-  content: string | null | ((current: Note | null) => string | null);
+  content: string | null | ComposeContent;
   /** sha256 the file must still have; null: it must not exist; undefined: not checked. */
   expectedHash?: string | null;
 }

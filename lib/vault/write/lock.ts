@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import lockfile from 'proper-lockfile';
+import { nodeFs, type VaultFs } from '../fs';
 import { VaultError } from '../errors';
 
 /** How long a lock may go without a heartbeat before another process may take it over. */
@@ -45,7 +47,8 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
   const waitMs = options.waitMs ?? 60_000;
   let compromised: Error | null = null;
   let unlock: () => Promise<void>;
-  const started = Date.now();
+  // Elapsed time, not the time of day: a monotonic timer, unaffected by the vault's (possibly fixed) clock.
+  const started = performance.now();
   for (;;) {
     try {
       unlock = await lockfile.lock(lockPath, {
@@ -63,7 +66,7 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
         throw new VaultError('io_error', `Could not take the vault lock: ${(error as Error).message}`);
       }
-      if (Date.now() - started > waitMs) {
+      if (performance.now() - started > waitMs) {
         throw new VaultError('locked', `Another Lucid process has held the vault lock (${lockPath}.lock) for over ${Math.round(waitMs / 1000)} s. Try again; \`lucid doctor\` shows who holds it.`);
       }
       await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
@@ -80,9 +83,8 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
 }
 
 /** Whether the lock directory exists, and how old its heartbeat is. */
-export async function inspectLock(lockPath: string): Promise<{ held: boolean; stale: boolean }> {
+export async function inspectLock(lockPath: string, fs: Pick<VaultFs, 'existsSync'> = nodeFs): Promise<{ held: boolean; stale: boolean }> {
   const held = await lockfile.check(lockPath, { lockfilePath: `${lockPath}.lock`, realpath: false, stale: LOCK_STALE_MS }).catch(() => false);
-  const { existsSync } = await import('node:fs');
-  const exists = existsSync(`${lockPath}.lock`);
+  const exists = fs.existsSync(`${lockPath}.lock`);
   return { held, stale: exists && !held };
 }

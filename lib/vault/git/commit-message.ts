@@ -1,0 +1,65 @@
+import { oneLine } from './changelog';
+
+/**
+ * Lucid's commit messages, written and read in this one file: a subject `<op> <path>`, the
+ * reason, and a last paragraph of `Key: value` trailers (Lucid-Actor, Lucid-Op, Lucid-Edit,
+ * Lucid-Session, then any extra ones such as Lucid-Molt).
+ */
+
+/** The trailers every Lucid commit carries (and the session one when there is a session). */
+export const TRAILER = {
+  actor: 'Lucid-Actor',
+  op: 'Lucid-Op',
+  edit: 'Lucid-Edit',
+  session: 'Lucid-Session',
+} as const;
+
+/** What a Lucid commit message says. */
+export interface CommitMessageInput {
+  op: string;
+  path: string;
+  reason: string;
+  actor: string;
+  editId: string;
+  session?: string;
+  /** Extra trailers after the standard ones, e.g. ['Lucid-Molt', 'triage 2->3']. */
+  extra?: readonly [string, string][];
+}
+
+/** Builds a Lucid commit message (the reason defaults to `<op> by <actor>`). */
+export function formatCommitMessage(input: CommitMessageInput): string {
+  const trailers: [string, string][] = [
+    [TRAILER.actor, input.actor],
+    [TRAILER.op, input.op],
+    [TRAILER.edit, input.editId],
+  ];
+  if (input.session) trailers.push([TRAILER.session, input.session]);
+  trailers.push(...(input.extra ?? []));
+  const body = input.reason || `${input.op} by ${input.actor}`;
+  return `${input.op} ${oneLine(input.path, 200)}\n\n${body}\n\n${trailers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
+}
+
+/** Splits a commit message into subject, body and the trailers of its last paragraph. */
+export function parseCommitMessage(message: string): { subject: string; body: string; trailers: Record<string, string> } {
+  const text = message.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  const [subject, ...rest] = text.split('\n');
+  const paragraphs = rest.join('\n').trim().split(/\n\s*\n/);
+  const trailers: Record<string, string> = {};
+  const last = paragraphs[paragraphs.length - 1] ?? '';
+  const lines = last.split('\n');
+  const isTrailerBlock = paragraphs.length > 0 && last !== '' && lines.every((l) => /^[A-Za-z0-9-]+: /.test(l));
+  if (isTrailerBlock) {
+    for (const line of lines) {
+      const at = line.indexOf(': ');
+      trailers[line.slice(0, at)] = line.slice(at + 2).trim();
+    }
+    paragraphs.pop();
+  }
+  return { subject, body: paragraphs.join('\n\n').trim(), trailers };
+}
+
+/** An extended regular expression for `git log -E --grep` matching one trailer line exactly. */
+export function trailerGrep(key: string, value: string): string {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `^${escape(key)}: ${escape(value)}$`;
+}

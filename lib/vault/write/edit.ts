@@ -1,0 +1,358 @@
+import nodePath from 'node:path';
+import { isChangelogPath, CONFIG_FILE, type VaultLayout } from '../config';
+import { VaultError } from '../errors';
+import type { VaultFs } from '../fs';
+import { isSessionId } from '../agents/sessions';
+import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
+import { formatCommitMessage } from '../git/commit-message';
+import {
+  assertWritableRepo,
+  blobId,
+  commitPaths,
+  headState,
+  worktreeBlobs,
+  type GitIdentity,
+  type GitRepo,
+} from '../git/repo';
+import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
+import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
+import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
+import type { NoteReader } from '../notes/reader';
+import { normalizeVaultPath } from '../notes/paths';
+import { validateFrontmatter } from '../notes/schema';
+import { ioError, writeFileAtomic } from './atomic';
+import { ensureDir, resolveForWrite } from './confine';
+import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
+import { withVaultLock, type LockOptions } from './lock';
+
+/** Everything the write path needs from the vault it writes to. */
+export interface WriteContext {
+  root: string;
+  repo: GitRepo;
+  layout: VaultLayout;
+  clock: Clock;
+  ids: IdSource;
+  fs: VaultFs;
+  /** The person at this vault (`human:<name>`), their git name and email. */
+  person: string;
+  personName: string;
+  personEmail: string;
+  lockOptions: LockOptions;
+  /** `.lucid/`, created on demand. */
+  stateDir(): string;
+  /** The reader whose note cache a write updates. */
+  reader: NoteReader;
+  /** Called once per written path after its commit. */
+  afterWrite(path: string): void;
+}
+
+const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
+
+/** A file as it was on disk under the lock, before the edit. */
+interface Current {
+  bytes: Buffer;
+  mode: number;
+  mtimeMs: number;
+}
+
+/** One file to write (bytes) or delete (null), with what it was, to restore on failure. */
+interface Write {
+  path: string;
+  abs: string;
+  bytes: Uint8Array | null;
+  mode?: number;
+  before: Current | null;
+  /** The note as written, parsed already (kept in the reader's cache after the commit). */
+  note?: Note;
+}
+
+/**
+ * The write path: one edit is one commit holding the changed notes and their changelog line,
+ * and nothing else. Under the vault lock: the repository state is checked, each file is read
+ * once and its hash compared with `expectedHash` (a mismatch is a `conflict`), new text is
+ * validated against its type's schema, a person's uncommitted version of any touched file is
+ * first committed as theirs, the files are written atomically, and the commit is made through a
+ * temporary index. If anything fails, every file is put back as it was.
+ */
+export async function editVault(ctx: WriteContext, request: EditRequest): Promise<EditResult> {
+  if (!ACTOR.test(request.actor)) {
+    throw new VaultError('invalid_input', 'The actor must be agent:<slug> (a-z, 0-9, -) or human:<name>.');
+  }
+  if (!(OPS as readonly string[]).includes(request.op)) throw new VaultError('invalid_input', `Unknown operation ${request.op}.`);
+  if (request.session !== undefined && !isSessionId(request.session)) {
+    throw new VaultError('invalid_input', 'The session id must look like 20261130-140112-claude-code-k3tq.');
+  }
+  if (request.changes.length === 0) throw new VaultError('invalid_input', 'An edit must change at least one file.');
+  const reason = oneLine(request.reason ?? '');
+  const subjectPath = normalizeVaultPath(request.path);
+  const changes = request.changes.map((change) => ({ ...change, path: normalizeVaultPath(change.path, { forWrite: true }) }));
+  for (const change of changes) {
+    if (isChangelogPath(ctx.layout, change.path)) {
+      throw new VaultError('forbidden', 'The changelog is written by Lucid itself, one line per edit.');
+    }
+    if (change.path === CONFIG_FILE && request.op !== 'init') throw new VaultError('forbidden', 'lucid.json is written by lucid init.');
+  }
+  const trailers = (request.trailers ?? []).map(([k, v]) => [k, oneLine(v)] as [string, string]);
+
+  return withVaultLock(
+    nodePath.join(ctx.stateDir(), 'vault'),
+    async (assertHeld) => {
+      await assertWritableRepo(ctx.repo, ctx.fs);
+      const writes: Write[] = [];
+      for (const change of changes) writes.push(await prepare(ctx, request, change));
+      const changelogAbs = await resolveForWrite(ctx.fs, ctx.root, ctx.layout.changelog);
+      let changelog = await readCurrent(ctx.fs, changelogAbs);
+      // HEAD is read once: update-ref refuses the commit if another git process moved it since.
+      const { head, blobs } = await headState(ctx.repo, [...writes.map((w) => w.path), ctx.layout.changelog]);
+      const dirty = await uncommittedPaths(ctx.repo, blobs, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const]);
+      let parent = head;
+      let savedPersonCommit: string | null = null;
+      if (dirty.length > 0) {
+        const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
+        const saved = await commitLocked(ctx, {
+          actor: ctx.person,
+          op: 'update',
+          path: main,
+          reason: `saved ${ctx.personName}'s uncommitted edit before ${request.actor}'s ${request.op}`,
+          writes: [],
+          alsoCommit: dirty,
+          trailers: [],
+          parent,
+          changelog: { abs: changelogAbs, current: changelog },
+          assertHeld,
+        });
+        savedPersonCommit = saved.commit;
+        parent = saved.commit;
+        changelog = saved.changelog;
+      }
+      const { editId, commit } = await commitLocked(ctx, {
+        actor: request.actor,
+        op: request.op,
+        path: subjectPath,
+        reason,
+        session: request.session,
+        writes,
+        alsoCommit: [],
+        trailers,
+        parent,
+        changelog: { abs: changelogAbs, current: changelog },
+        assertHeld,
+      });
+      const hashes: Record<string, string | null> = {};
+      for (const w of writes) hashes[w.path] = w.bytes ? hashBytes(w.bytes) : null;
+      await rememberWritten(ctx, writes);
+      return { editId, commit, hashes, savedPersonCommit };
+    },
+    ctx.lockOptions,
+  );
+}
+
+/** Reads one file under the lock (its only read), checks its hash, computes and validates its new text. */
+async function prepare(ctx: WriteContext, request: EditRequest, change: FileChange): Promise<Write> {
+  const abs = await resolveForWrite(ctx.fs, ctx.root, change.path);
+  const current = await readCurrent(ctx.fs, abs);
+  if (change.expectedHash !== undefined) {
+    const currentHash = current ? hashBytes(current.bytes) : null;
+    if (change.expectedHash === null && currentHash !== null) {
+      throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
+    }
+    if (change.expectedHash !== null && currentHash !== change.expectedHash) {
+      throw new VaultError(
+        'conflict',
+        currentHash === null
+          ? `${change.path} was deleted since you read it.`
+          : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
+        { path: change.path, currentHash },
+      );
+    }
+  }
+  const isMarkdown = change.path.toLowerCase().endsWith('.md');
+  const isAgentNote = Boolean(current) && isMarkdown && !request.actor.startsWith('human:');
+  const existing = current && (isAgentNote || typeof change.content === 'function') ? parseNoteBytes(change.path, current.bytes, current.mtimeMs) : null;
+  if (existing && isAgentNote) assertAgentWritable(existing.note);
+  const content = typeof change.content === 'function' ? change.content(existing?.note ?? null, existing?.parsed ?? undefined) : change.content;
+  const composed = content !== null && typeof content === 'object' ? content : null;
+  const text = composed ? composed.text : content;
+  let bytes: Uint8Array | null = null;
+  let note: Note | undefined;
+  if (text !== null) {
+    if (typeof text !== 'string') throw new VaultError('invalid_input', 'Content must be text.');
+    bytes = Buffer.from(text, 'utf8');
+    if (bytes.length > MAX_NOTE_BYTES) throw new VaultError('too_large', `${change.path} would be larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB.`);
+    if (isMarkdown && !request.skipValidation) note = validatedNote(change.path, text, bytes as Buffer, composed?.frontmatter);
+  } else if (!current) {
+    throw new VaultError('not_found', `No file ${change.path} to delete.`);
+  }
+  return { path: change.path, abs, bytes, mode: current?.mode, before: current, note };
+}
+
+/**
+ * Validates a note's new text: its front matter must parse and fit its type's rules. Returns the
+ * parse, so a caller that goes on to write the text does not parse it again.
+ */
+export function validateText(path: string, text: string): ParsedFrontmatter & { ok: true } {
+  const parsed = parseFrontmatter(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok) throw new VaultError('invalid_frontmatter', `${path}: ${parsed.error}`, { path });
+  throwViolations(path, parsed.data, validateFrontmatter(path, parsed.data));
+  return parsed;
+}
+
+/** The note a validated text makes; `frontmatter` is its properties when the composer knows them (no parse then). */
+function validatedNote(path: string, text: string, bytes: Buffer, frontmatter?: FrontmatterData): Note {
+  if (!frontmatter) return buildNote(path, bytes, 0, validateText(path, text));
+  const note = buildNote(path, bytes, 0, { ok: true, data: frontmatter, parts: splitNote(text.replace(/^\uFEFF/, '')) });
+  throwViolations(path, frontmatter, note.violations);
+  return note;
+}
+
+function throwViolations(path: string, data: FrontmatterData, violations: { message: string }[]): void {
+  if (violations.length === 0) return;
+  throw new VaultError('schema_violation', `${path} breaks the ${String(data.type)} rules: ${violations.map((v) => v.message).join('; ')}.`, { violations });
+}
+
+/**
+ * Those of `files` whose bytes on disk differ from HEAD (a person's uncommitted work). A file
+ * whose bytes are HEAD's blob is clean without asking git; the others are hashed by git itself,
+ * so line-ending filters (autocrlf, text=auto) count as no change.
+ */
+async function uncommittedPaths(repo: GitRepo, committed: Map<string, string>, files: readonly (readonly [string, Current | null])[]): Promise<string[]> {
+  const seen = new Set<string>();
+  const dirty = new Set<string>();
+  const suspects: string[] = [];
+  for (const [path, current] of files) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const inHead = committed.get(path) ?? null;
+    if (!current) {
+      if (inHead !== null) dirty.add(path);
+    } else if (inHead === null || blobId(current.bytes) !== inHead) {
+      suspects.push(path);
+    }
+  }
+  const onDisk = await worktreeBlobs(repo, suspects);
+  for (const path of suspects) if ((onDisk.get(path) ?? null) !== (committed.get(path) ?? null)) dirty.add(path);
+  return [...seen].filter((path) => dirty.has(path));
+}
+
+async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
+  try {
+    const stat = await fs.lstat(abs);
+    return { bytes: await fs.readFile(abs), mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw ioError(error, 'read the current file');
+  }
+}
+
+/** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
+async function commitLocked(
+  ctx: WriteContext,
+  input: {
+    actor: string;
+    op: Op;
+    path: string;
+    reason: string;
+    session?: string;
+    writes: Write[];
+    alsoCommit: string[];
+    trailers: [string, string][];
+    parent: string | null;
+    changelog: { abs: string; current: Current | null };
+    assertHeld: () => void;
+  },
+): Promise<{ editId: string; commit: string; changelog: Current }> {
+  const editId = newEditId(ctx.ids);
+  const now = ctx.clock();
+  const month = formatDate(now).slice(0, 7);
+  const current = input.changelog.current;
+  const line = formatChangelogLine({
+    date: now,
+    actor: input.actor,
+    op: input.op,
+    path: input.path,
+    reason: input.reason,
+    session: input.session,
+    sessionsFolder: ctx.layout.sessions,
+    editId,
+  });
+  // Rotation reads a month's archive only on the first edit of a month, synchronously, inside addChangelogLine.
+  const rotated = addChangelogLine(current ? current.bytes.toString('utf8') : null, line, month, (m) => {
+    const abs = nodePath.join(ctx.root, `${ctx.layout.changelogArchive}/${m}.md`);
+    return ctx.fs.existsSync(abs) ? ctx.fs.readFileSync(abs).toString('utf8') : null;
+  });
+  const changelogBytes = Buffer.from(rotated.changelog, 'utf8');
+  const writes: Write[] = [...input.writes];
+  writes.push({ path: ctx.layout.changelog, abs: input.changelog.abs, bytes: changelogBytes, mode: current?.mode, before: current });
+  for (const [m, text] of rotated.archives) {
+    const path = `${ctx.layout.changelogArchive}/${m}.md`;
+    const abs = await resolveForWrite(ctx.fs, ctx.root, path);
+    writes.push({ path, abs, bytes: Buffer.from(text, 'utf8'), before: await readCurrent(ctx.fs, abs) });
+  }
+
+  const message = formatCommitMessage({ op: input.op, path: input.path, reason: input.reason, actor: input.actor, editId, session: input.session, extra: input.trailers });
+  const done: Write[] = [];
+  try {
+    for (const write of writes) {
+      done.push(write);
+      if (write.bytes === null) {
+        try {
+          await ctx.fs.unlink(write.abs);
+          await ctx.fs.fsyncDir(nodePath.dirname(write.abs));
+        } catch (error) {
+          throw ioError(error, `delete ${write.path}`);
+        }
+      } else {
+        const dir = nodePath.dirname(write.abs);
+        await ensureDir(ctx.fs, ctx.root, dir);
+        await writeFileAtomic(ctx.fs, write.abs, write.bytes, { ids: ctx.ids, expectedDir: dir, mode: write.mode });
+      }
+    }
+    input.assertHeld();
+    const commit = await commitPaths(ctx.repo, {
+      paths: [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])],
+      message,
+      author: identityOf(ctx, input.actor),
+      committer: { name: ctx.personName, email: ctx.personEmail },
+      date: now,
+      parent: input.parent,
+      indexFile: nodePath.join(ctx.stateDir(), `index-${ctx.ids.base32(8)}`),
+    }).finally(() => removeTempIndexes(ctx));
+    for (const write of writes) ctx.afterWrite(write.path);
+    return { editId, commit, changelog: { bytes: changelogBytes, mode: current?.mode ?? 0o644, mtimeMs: 0 } };
+  } catch (error) {
+    for (const write of done.reverse()) {
+      try {
+        if (write.before) {
+          await writeFileAtomic(ctx.fs, write.abs, write.before.bytes, { ids: ctx.ids, expectedDir: nodePath.dirname(write.abs), mode: write.before.mode });
+        } else {
+          await ctx.fs.unlink(write.abs).catch(() => undefined);
+        }
+      } catch {
+        // best effort: the original error is what the caller needs
+      }
+    }
+    throw error;
+  }
+}
+
+/** Puts the notes just written, parsed already, in the reader's cache (a stat for their new mtime; no read). */
+async function rememberWritten(ctx: WriteContext, writes: readonly Write[]): Promise<void> {
+  for (const write of writes) {
+    if (!write.note || !write.bytes) continue;
+    const stat = await ctx.fs.stat(write.abs).catch(() => null);
+    if (stat) ctx.reader.remember({ ...write.note, mtimeMs: stat.mtimeMs }, stat.size, stat.mtimeMs);
+  }
+}
+
+async function removeTempIndexes(ctx: WriteContext): Promise<void> {
+  const dir = ctx.stateDir();
+  for (const entry of await ctx.fs.readdir(dir).catch(() => [])) {
+    if (entry.name.startsWith('index-')) await ctx.fs.unlink(nodePath.join(dir, entry.name)).catch(() => undefined);
+  }
+}
+
+function identityOf(ctx: WriteContext, actor: string): GitIdentity {
+  if (actor === ctx.person) return { name: ctx.personName, email: ctx.personEmail };
+  if (actor.startsWith('human:')) return { name: actor.slice(6), email: 'person@lucid.invalid' };
+  return { name: actor, email: `${actor.slice(6)}@agents.lucid.invalid` };
+}
