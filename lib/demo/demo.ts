@@ -10,7 +10,7 @@ import { weeksThreeAndFour } from './timeline-weeks-3-4';
 import { weeksFiveAndSix } from './timeline-weeks-5-6';
 import type { DemoHighlights, DemoReport, GenerateDemoOptions } from './types';
 
-export type { DemoHighlights, DemoReport, GenerateDemoOptions } from './types';
+export type { DemoReport, GenerateDemoOptions } from './types';
 
 /** Days of history before the anchor day (about five and a half weeks). */
 const HISTORY_DAYS = 38;

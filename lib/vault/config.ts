@@ -22,11 +22,11 @@ export const layoutSchema = z.object({
 });
 export type VaultLayout = z.infer<typeof layoutSchema>;
 
-export const lucidConfigSchema = z.object({
+const lucidConfigSchema = z.object({
   version: z.literal(1).default(1),
   paths: layoutSchema.default(layoutSchema.parse({})),
 });
-export type LucidConfig = z.infer<typeof lucidConfigSchema>;
+type LucidConfig = z.infer<typeof lucidConfigSchema>;
 
 /** The layout a vault uses when it has no `lucid.json`. */
 export const DEFAULT_LAYOUT: VaultLayout = layoutSchema.parse({});

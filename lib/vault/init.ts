@@ -20,7 +20,7 @@ import { type FileChange } from './write/edit-types';
 export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';
 
 /** Lines `lucid init` makes sure the vault's .gitignore has. */
-export const GITIGNORE_LINES = ['.lucid/', '.lucid-tmp-*', '.obsidian/workspace.json', '.obsidian/workspace-mobile.json', '.trash/'];
+const GITIGNORE_LINES = ['.lucid/', '.lucid-tmp-*', '.obsidian/workspace.json', '.obsidian/workspace-mobile.json', '.trash/'];
 
 /** What `lucid init` did. */
 export interface InitReport {
@@ -155,7 +155,7 @@ function listAll(fs: VaultFs, root: string): { files: string[]; folders: string[
  * collides ignoring case with something else, or where a note Lucid adds would change what an
  * existing link resolves to.
  */
-export function planLayout(
+function planLayout(
   root: string,
   existing: { files: string[]; folders: string[] },
   fs: Pick<VaultFs, 'readFileSync'> = nodeFs,

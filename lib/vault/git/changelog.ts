@@ -93,7 +93,7 @@ export function parseChangelogLine(raw: string): ChangelogLine | null {
 }
 
 /** The title a new changelog file starts with. */
-export function changelogTitle(month?: string): string {
+function changelogTitle(month?: string): string {
   return month ? `# Changelog ${month}` : '# Changelog';
 }
 

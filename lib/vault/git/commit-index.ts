@@ -2,10 +2,8 @@ import Database from 'better-sqlite3';
 import { parseCommitMessage, TRAILER } from './commit-message';
 import { fromTop, gitSucceeds, headCommit, runGit, type GitRepo } from './repo';
 
-export { parseCommitMessage } from './commit-message';
-
 /** Bump when the tables change: the index then rebuilds itself from git. */
-export const COMMIT_INDEX_VERSION = 1;
+const COMMIT_INDEX_VERSION = 1;
 
 /** One commit as the index knows it. */
 export interface CommitRecord {

@@ -91,7 +91,7 @@ export async function openRepo(root: string, env: Record<string, string | undefi
 }
 
 /** Validates a commit id given by a user or a URL: only full hex SHAs of this repository. */
-export async function resolveCommit(repo: GitRepo, ref: string): Promise<string> {
+async function resolveCommit(repo: GitRepo, ref: string): Promise<string> {
   if (!SHA.test(ref)) throw new VaultError('invalid_input', 'A commit is named by its full 40-character id.');
   try {
     const type = (await spawnIn(repo, ['cat-file', '-t', '--end-of-options', ref])).trim();
@@ -207,7 +207,7 @@ export function fromTop(repo: GitRepo, path: string): string {
 }
 
 /** A vault-relative path → repo-relative. */
-export function toTop(repo: GitRepo, path: string): string {
+function toTop(repo: GitRepo, path: string): string {
   return repo.prefix + path;
 }
 
@@ -275,7 +275,6 @@ export async function showFile(repo: GitRepo, commit: string, path: string): Pro
   }
 }
 
-export { SHA as SHA_PATTERN };
 
 /** The patch of one commit (renames detected), cut at `maxBytes`; `path` limits it to one file. */
 export async function commitPatch(repo: GitRepo, sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {

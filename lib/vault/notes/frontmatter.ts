@@ -5,7 +5,7 @@ import { isVaultError, VaultError } from '../errors';
 import { frontmatterParses } from './parse-count';
 
 /** Front matter larger than this is refused (a note's properties, not a data dump). */
-export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+const MAX_FRONTMATTER_BYTES = 64 * 1024;
 const MAX_ALIASES = 100;
 const MAX_NESTING = 64;
 
@@ -239,7 +239,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
 }
 
 /** The YAML for one property, Obsidian style (block lists, links quoted), without a final break. */
-export function stringifyField(key: string, value: unknown): string {
+function stringifyField(key: string, value: unknown): string {
   return YAML.stringify({ [key]: value }, { version: '1.2', lineWidth: 0, indentSeq: true }).replace(/\n$/, '');
 }
 

@@ -17,7 +17,7 @@ function flatten(value: unknown): string {
 }
 
 /** The search index's view of a note. */
-export function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
+function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
   const fm = note.frontmatter;
   const fields = Object.entries(fm)
     .filter(([key]) => !['aliases', 'tags', 'title', 'type'].includes(key))

@@ -4,7 +4,7 @@ import { nodeFs, type VaultFs } from '../fs';
 import { VaultError } from '../errors';
 
 /** How long a lock may go without a heartbeat before another process may take it over. */
-export const LOCK_STALE_MS = 10_000;
+const LOCK_STALE_MS = 10_000;
 
 /** Options for {@link withVaultLock}. */
 export interface LockOptions {

@@ -31,7 +31,7 @@ interface Detector {
 const MASK = '…[masked]';
 
 /** Shannon entropy in bits per character. */
-export function entropyOf(value: string): number {
+function entropyOf(value: string): number {
   if (value.length === 0) return 0;
   const counts = new Map<string, number>();
   for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
