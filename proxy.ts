@@ -13,7 +13,8 @@ export function proxy(request: NextRequest) {
   const token = request.nextUrl.searchParams.get('token');
   if (token !== null && request.method === 'GET') {
     if (!host || !allowedHosts(config.port).includes(host)) return refuse(403, 'This dashboard only answers on 127.0.0.1 and localhost at its own port.');
-    if (!safeEqual(token, config.token)) return refuse(401, 'That link is from another launch of the dashboard. Open the link `lucid serve` printed this time.');
+    if (!safeEqual(token, config.token))
+      return refuse(401, 'That link is from another launch of the dashboard. Open the link `lucid serve` printed this time.');
     const params = new URLSearchParams(request.nextUrl.searchParams);
     params.delete('token');
     const query = params.toString();
@@ -23,10 +24,7 @@ export function proxy(request: NextRequest) {
     response.headers.set('Cache-Control', 'no-store');
     return response;
   }
-  const verdict = checkRequest(
-    { method: request.method, host, origin: request.headers.get('origin'), cookie: request.headers.get('cookie') },
-    config,
-  );
+  const verdict = checkRequest({ method: request.method, host, origin: request.headers.get('origin'), cookie: request.headers.get('cookie') }, config);
   if (!verdict.ok) return refuse(verdict.status, verdict.reason);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');

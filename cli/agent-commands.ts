@@ -117,7 +117,12 @@ function parseFields(pairs: string[]): Record<string, unknown> | undefined {
  */
 export const cliInputs = {
   sessionStart: (values: Values) =>
-    check(startSessionInputSchema, { agent: optional(values, 'agent'), task: optional(values, 'task'), project: optional(values, 'project'), repo: optional(values, 'repo') }),
+    check(startSessionInputSchema, {
+      agent: optional(values, 'agent'),
+      task: optional(values, 'task'),
+      project: optional(values, 'project'),
+      repo: optional(values, 'repo'),
+    }),
   sessionEnd: (values: Values, session: string) =>
     check(endSessionInputSchema, { session, summary: optional(values, 'summary'), outcome: optional(values, 'outcome'), next_steps: list(values, 'next') }),
   write: (values: Values, path: string, text: string | undefined) =>
@@ -151,7 +156,13 @@ export const cliInputs = {
       replaces: optional(values, 'replaces'),
     }),
   molt: (values: Values, name: string, text: string | undefined) =>
-    check(moltSkillInputSchema, { session: optional(values, 'session'), name, content: text, trigger: optional(values, 'trigger'), reason: optional(values, 'reason') }),
+    check(moltSkillInputSchema, {
+      session: optional(values, 'session'),
+      name,
+      content: text,
+      trigger: optional(values, 'trigger'),
+      reason: optional(values, 'reason'),
+    }),
 };
 
 /** Prints a write's result; a write routed to the inbox (conflict, secret) exits 1 with its message. */
@@ -244,7 +255,8 @@ export const agentCommands = {
     },
     async run(io: Io, values: Values, positionals: string[]) {
       const [action, ...rest] = positionals;
-      if (action !== 'start' && action !== 'end' && action !== 'list') throw new UsageError('session takes start, end or list, e.g. lucid session start --agent claude-code --task "…"');
+      if (action !== 'start' && action !== 'end' && action !== 'list')
+        throw new UsageError('session takes start, end or list, e.g. lucid session start --agent claude-code --task "…"');
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
         if (action === 'list') {
@@ -276,9 +288,19 @@ export const agentCommands = {
       `lucid write PATH --session ID --mode ${WRITE_MODES.join('|')} (--content TEXT | --file F|-) [--field KEY=VALUE]... [--expected-hash H] --reason TEXT [--vault DIR] [--json]\n\n` +
       '  One commit and one changelog line. A stale --expected-hash, or content that looks like a secret,\n' +
       '  sends the version to the inbox instead (exit 1, the inbox path on stderr).',
-    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, mode: { type: 'string' as const, short: 'm' }, field: { type: 'string' as const, multiple: true }, 'expected-hash': { type: 'string' as const } },
+    options: {
+      ...vaultOption,
+      ...jsonOption,
+      ...sessionOption,
+      ...reasonOption,
+      ...contentOptions,
+      mode: { type: 'string' as const, short: 'm' },
+      field: { type: 'string' as const, multiple: true },
+      'expected-hash': { type: 'string' as const },
+    },
     async run(io: Io, values: Values, positionals: string[]) {
-      if (positionals.length !== 1) throw new UsageError('write needs one note path, e.g. lucid write projects/atlas.md --session … --mode append --content "…" --reason "…"');
+      if (positionals.length !== 1)
+        throw new UsageError('write needs one note path, e.g. lucid write projects/atlas.md --session … --mode append --content "…" --reason "…"');
       const input = cliInputs.write(values, positionals[0], await content(io, values));
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
@@ -292,7 +314,15 @@ export const agentCommands = {
   propose: {
     summary: 'Send a proposed change to the inbox, for a person to accept or reject',
     usage: `lucid propose TARGET --session ID --action ${PROPOSAL_ACTIONS.join('|')} (--content TEXT | --file F|-) --reason TEXT [--confidence 0..1] [--vault DIR] [--json]`,
-    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, action: { type: 'string' as const, short: 'a' }, confidence: { type: 'string' as const } },
+    options: {
+      ...vaultOption,
+      ...jsonOption,
+      ...sessionOption,
+      ...reasonOption,
+      ...contentOptions,
+      action: { type: 'string' as const, short: 'a' },
+      confidence: { type: 'string' as const },
+    },
     async run(io: Io, values: Values, positionals: string[]) {
       if (positionals.length !== 1) throw new UsageError('propose needs one target path, e.g. lucid propose projects/atlas.md --action update …');
       const input = cliInputs.propose(values, positionals[0], await content(io, values));
@@ -336,7 +366,8 @@ export const agentCommands = {
     usage: 'lucid molt NAME --session ID (--content TEXT | --file F|-) [--trigger TEXT] --reason TEXT [--vault DIR] [--json]',
     options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption, ...contentOptions, trigger: { type: 'string' as const, short: 't' } },
     async run(io: Io, values: Values, positionals: string[]) {
-      if (positionals.length !== 1) throw new UsageError('molt needs the skill name, e.g. lucid molt triage-flaky-tests --session … --file skill.md --reason "…"');
+      if (positionals.length !== 1)
+        throw new UsageError('molt needs the skill name, e.g. lucid molt triage-flaky-tests --session … --file skill.md --reason "…"');
       const input = cliInputs.molt(values, positionals[0], await content(io, values));
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {

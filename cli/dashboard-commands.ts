@@ -19,7 +19,8 @@ const DEMO_DIR = nodePath.join(PACKAGE_ROOT, '.lucid-demo');
 export const dashboardCommands = {
   serve: {
     summary: 'Serve the dashboard for a vault on 127.0.0.1 (prints the URL to open)',
-    usage: 'lucid serve [--vault DIR] [--port N] [--no-build]\n\n  --port N    serve exactly on N (refused when taken); default: the first free port from 3000\n  --no-build  never rebuild the dashboard (fails if it was never built)\n\n  The URL carries a token for this launch; the dashboard answers only to it, on 127.0.0.1 and localhost.',
+    usage:
+      'lucid serve [--vault DIR] [--port N] [--no-build]\n\n  --port N    serve exactly on N (refused when taken); default: the first free port from 3000\n  --no-build  never rebuild the dashboard (fails if it was never built)\n\n  The URL carries a token for this launch; the dashboard answers only to it, on 127.0.0.1 and localhost.',
     options: { vault: { type: 'string' as const, short: 'v' }, port: { type: 'string' as const, short: 'p' }, 'no-build': { type: 'boolean' as const } },
     async run(io: Io, values: Values) {
       return serve(io, { vaultRoot: vaultDir(io, values.vault as string | undefined), port: portOf(values), build: !values['no-build'] });

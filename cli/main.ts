@@ -19,7 +19,8 @@ const jsonOption = { json: { type: 'boolean' as const } };
 export const commands: Record<string, Command> = {
   init: {
     summary: 'Install Lucid into a vault (new or existing), in one commit',
-    usage: 'lucid init [DIR] [--json] [--force]\n\n  Adds the folders, AGENTS.md, changelog.md, .gitignore lines and, where a name had to\n  change, lucid.json. Runs git init where needed, committing the files already there first\n  (never dot-files, plugin data, or files that look like they hold a secret). Never changes an\n  existing note or what a link resolves to. Running it again changes nothing.\n\n  --force  allow your home folder or the file-system root (not recommended)',
+    usage:
+      'lucid init [DIR] [--json] [--force]\n\n  Adds the folders, AGENTS.md, changelog.md, .gitignore lines and, where a name had to\n  change, lucid.json. Runs git init where needed, committing the files already there first\n  (never dot-files, plugin data, or files that look like they hold a secret). Never changes an\n  existing note or what a link resolves to. Running it again changes nothing.\n\n  --force  allow your home folder or the file-system root (not recommended)',
     options: { ...jsonOption, force: { type: 'boolean' } },
     async run(io, values, positionals) {
       const dir = vaultDir(io, positionals[0]);
@@ -60,7 +61,9 @@ export const commands: Record<string, Command> = {
           for (const u of report.unparseable) io.out(`${u.path}: ${u.message}`);
           for (const v of report.violations) io.out(`${v.path}: ${v.field}: ${v.message}`);
           for (const b of report.brokenLinks) io.out(`${b.path}:${b.line}: broken link ${b.link}`);
-          io.out(`${report.notes} notes: ${report.violations.length} schema violations, ${report.unparseable.length} unparseable, ${report.brokenLinks.length} broken links.`);
+          io.out(
+            `${report.notes} notes: ${report.violations.length} schema violations, ${report.unparseable.length} unparseable, ${report.brokenLinks.length} broken links.`,
+          );
         }
         return problems > 0 ? 1 : 0;
       } finally {
@@ -70,8 +73,17 @@ export const commands: Record<string, Command> = {
   },
   search: {
     summary: 'Search notes with a question in plain words',
-    usage: 'lucid search "QUERY" [--vault DIR] [--type T] [--project P] [--folder F] [--limit N] [--all] [--json]\n\n  --all  also search the changelog, inbox and evaluations',
-    options: { ...vaultOption, ...jsonOption, type: { type: 'string' }, project: { type: 'string' }, folder: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
+    usage:
+      'lucid search "QUERY" [--vault DIR] [--type T] [--project P] [--folder F] [--limit N] [--all] [--json]\n\n  --all  also search the changelog, inbox and evaluations',
+    options: {
+      ...vaultOption,
+      ...jsonOption,
+      type: { type: 'string' },
+      project: { type: 'string' },
+      folder: { type: 'string' },
+      limit: { type: 'string' },
+      all: { type: 'boolean' },
+    },
     async run(io, values, positionals) {
       const query = positionals.join(' ').trim();
       if (!query) throw new UsageError('search needs a query, e.g. lucid search "why did we pick postgres"');
@@ -176,7 +188,9 @@ export const commands: Record<string, Command> = {
       const report = await generateDemoVault({ dir: vaultDir(io, positionals[0]), env: io.env, anchor, fallbackUser: fallbackUser(io.env) });
       if (values.json) printJson(io, report);
       else {
-        io.out(`Made a demo vault in ${report.root}: ${report.commits} commits ending ${report.anchor}, ${report.notes} notes, ${report.sessions} sessions, ${report.inbox} inbox proposals.`);
+        io.out(
+          `Made a demo vault in ${report.root}: ${report.commits} commits ending ${report.anchor}, ${report.notes} notes, ${report.sessions} sessions, ${report.inbox} inbox proposals.`,
+        );
         io.out(`Next: lucid lint --vault ${report.root}`);
       }
       return 0;
@@ -202,7 +216,10 @@ async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: bool
   checks.push({
     name: 'git identity',
     ok: Boolean(name && email),
-    detail: name && email ? `${name} <${email}>; people's edits are recorded as ${vault.person}` : `git has no user.name/user.email; edits are recorded as ${vault.person}. Set them with: git -C ${vault.root} config user.name "Your Name"`,
+    detail:
+      name && email
+        ? `${name} <${email}>; people's edits are recorded as ${vault.person}`
+        : `git has no user.name/user.email; edits are recorded as ${vault.person}. Set them with: git -C ${vault.root} config user.name "Your Name"`,
   });
   try {
     await assertWritableRepo(vault.repo);
@@ -222,7 +239,11 @@ async function runDoctor(vault: Vault, io: Io): Promise<{ name: string; ok: bool
   checks.push({
     name: 'vault lock',
     ok: !lock.stale,
-    detail: lock.held ? 'held by a running Lucid process' : lock.stale ? `stale lock at .lucid/vault.lock; no process holds it: it is taken over at the next write` : 'free',
+    detail: lock.held
+      ? 'held by a running Lucid process'
+      : lock.stale
+        ? `stale lock at .lucid/vault.lock; no process holds it: it is taken over at the next write`
+        : 'free',
   });
   const swept = await vault.sweepTempFiles();
   checks.push({ name: 'leftover temp files', ok: true, detail: swept.length ? `removed ${swept.length}: ${swept.slice(0, 5).join(', ')}` : 'none' });

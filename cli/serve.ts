@@ -11,7 +11,18 @@ import { fallbackUser, UsageError, type Io } from './shared';
 export const PACKAGE_ROOT = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = nodePath.join(PACKAGE_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const BUILD_STAMP = nodePath.join(PACKAGE_ROOT, '.next', 'lucid-build-stamp');
-const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'next.config.ts', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json', 'package.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'next.config.ts',
+  'postcss.config.mjs',
+  'tsconfig.json',
+  'package-lock.json',
+  'package.json',
+];
 
 /** A hash of everything the dashboard is built from, to rebuild only when it changed. */
 function sourceStamp(): string {
@@ -58,7 +69,11 @@ function portFree(port: number): Promise<boolean> {
 async function choosePort(requested: number | undefined): Promise<number> {
   if (requested !== undefined) {
     if (!Number.isInteger(requested) || requested < 1 || requested > 65535) throw new UsageError(`--port must be a number from 1 to 65535.`);
-    if (!(await portFree(requested))) throw new VaultError('invalid_input', `Port ${requested} is in use. Choose another with --port, or leave --port out to take the first free one from 3000.`);
+    if (!(await portFree(requested)))
+      throw new VaultError(
+        'invalid_input',
+        `Port ${requested} is in use. Choose another with --port, or leave --port out to take the first free one from 3000.`,
+      );
     return requested;
   }
   for (let port = 3000; port < 3100; port += 1) if (await portFree(port)) return port;
@@ -90,7 +105,8 @@ export async function serve(io: Io, options: { vaultRoot: string; port?: number;
   const vault = await openVault({ root: options.vaultRoot, env: io.env, fallbackUser: fallbackUser(io.env) });
   vault.close();
   if (options.build !== false) buildIfNeeded(io);
-  else if (!existsSync(nodePath.join(PACKAGE_ROOT, '.next', 'BUILD_ID'))) throw new VaultError('not_found', 'The dashboard is not built; run `lucid serve` without --no-build once.');
+  else if (!existsSync(nodePath.join(PACKAGE_ROOT, '.next', 'BUILD_ID')))
+    throw new VaultError('not_found', 'The dashboard is not built; run `lucid serve` without --no-build once.');
   const port = await choosePort(options.port);
   const token = io.env.LUCID_TOKEN && io.env.LUCID_TOKEN.length >= 32 ? io.env.LUCID_TOKEN : randomBytes(24).toString('base64url');
   const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {

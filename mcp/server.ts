@@ -36,7 +36,11 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     (s) => s.owner.kind === 'mcp' && s.owner.host === owner.host && typeof s.owner.pid === 'number' && s.owner.pid !== process.pid && !isAlive(s.owner.pid),
   );
   if (orphans.length > 0) {
-    const ended = await abandonSessions(vault, orphans.map((s) => s.id), 'The MCP server that held it stopped without ending it.');
+    const ended = await abandonSessions(
+      vault,
+      orphans.map((s) => s.id),
+      'The MCP server that held it stopped without ending it.',
+    );
     log(`ended ${ended.length} session(s) left open by a stopped server: ${ended.join(', ')}`);
   }
 
@@ -51,13 +55,11 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     if (stopping) return;
     stopping = true;
     log(`${why}; stopping`);
-    void lucid
-      .abandonOpenSessions()
-      .finally(async () => {
-        await lucid.server.close().catch(() => undefined);
-        vault.close();
-        resolveDone();
-      });
+    void lucid.abandonOpenSessions().finally(async () => {
+      await lucid.server.close().catch(() => undefined);
+      vault.close();
+      resolveDone();
+    });
   };
   process.stdin.on('end', () => stop('the client closed stdin'));
   process.stdin.on('close', () => stop('stdin closed'));

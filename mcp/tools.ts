@@ -104,7 +104,12 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
         } catch (error) {
           if (isVaultError(error)) return errorReply(error);
           log(`${name} failed: ${(error as Error)?.stack ?? String(error)}`);
-          return errorReply(new VaultError('io_error', `Lucid could not finish ${name}: ${(error as Error)?.message ?? String(error)}. Nothing was committed by this call; try again.`));
+          return errorReply(
+            new VaultError(
+              'io_error',
+              `Lucid could not finish ${name}: ${(error as Error)?.message ?? String(error)}. Nothing was committed by this call; try again.`,
+            ),
+          );
         }
       })();
       running.add(call);
@@ -118,7 +123,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Start a session',
       description:
-        'Call this first. Returns your session id and what to read before working: the project note, its current decisions, the last sessions on the same work, the skills whose trigger fits the task (each with why), and what people changed since your last session: notes they edited, inbox proposals they rejected (with their reasons) and edits they reverted. Follow people\'s corrections.',
+        "Call this first. Returns your session id and what to read before working: the project note, its current decisions, the last sessions on the same work, the skills whose trigger fits the task (each with why), and what people changed since your last session: notes they edited, inbox proposals they rejected (with their reasons) and edits they reverted. Follow people's corrections.",
       inputSchema: startSessionInputSchema,
       outputSchema: startSessionResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -151,7 +156,8 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     'read_note',
     {
       title: 'Read a note',
-      description: 'Read a note: its front matter, body, content hash (pass it as expected_hash when you write it), outgoing links (resolved) and backlinks. Writes nothing.',
+      description:
+        'Read a note: its front matter, body, content hash (pass it as expected_hash when you write it), outgoing links (resolved) and backlinks. Writes nothing.',
       inputSchema: readNoteInputSchema,
       outputSchema: readNoteResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -78,7 +78,8 @@ export class AgentSession {
   /** write_note, which may send the write to the inbox instead (a secret, a conflict): returns what Lucid did. */
   async attempt(input: WriteInput): Promise<Awaited<ReturnType<typeof writeNote>>> {
     const result = await writeNote(this.run.vault, { ...input, session: this.id });
-    if (result.status === 'written') this.committed(input.mode === 'append' ? 'append' : input.mode === 'create' ? 'create' : 'update', input.path, input.reason);
+    if (result.status === 'written')
+      this.committed(input.mode === 'append' ? 'append' : input.mode === 'create' ? 'create' : 'update', input.path, input.reason);
     else this.committed('create', result.inbox_path ?? input.path, input.reason);
     return result;
   }

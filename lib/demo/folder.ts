@@ -22,7 +22,10 @@ export function prepareFolder(root: string): void {
     const entries = readdirSync(root);
     if (entries.length > 0) {
       if (!isDemo(root)) {
-        throw new VaultError('invalid_input', `${root} is not empty and is not a Lucid demo vault. Give a new or empty folder; the demo never writes over other files.`);
+        throw new VaultError(
+          'invalid_input',
+          `${root} is not empty and is not a Lucid demo vault. Give a new or empty folder; the demo never writes over other files.`,
+        );
       }
       for (const entry of entries) rmSync(nodePath.join(root, entry), { recursive: true, force: true });
     }

@@ -16,7 +16,9 @@ export function migrationsSkill(v: number): string {
       : 'Run it on a fresh copy of staging and time it.',
   ];
   if (v >= 4) {
-    steps.push('To add a NOT NULL column: add it as nullable, backfill it, add the constraint with `NOT VALID`, then `VALIDATE CONSTRAINT` in a separate migration.');
+    steps.push(
+      'To add a NOT NULL column: add it as nullable, backfill it, add the constraint with `NOT VALID`, then `VALIDATE CONSTRAINT` in a separate migration.',
+    );
   }
   if (v >= 3) {
     steps.push('Never backfill inside the migration. Put the backfill in its own job that updates 10,000 rows per batch and pauses between batches.');
@@ -39,7 +41,8 @@ export function flakySkill(v: number): string {
   ];
   if (v >= 2) steps.push('Freeze the clock and the random seed in the test; try the last day of a month and a date after midnight UTC.');
   steps.push('Fix the cause. Do not add automatic retries: they hide real failures.');
-  if (v >= 3) steps.push('If it cannot be fixed today: quarantine it (tag `@flaky`, run it in the nightly job), open an issue, and link the issue in the test.');
+  if (v >= 3)
+    steps.push('If it cannot be fixed today: quarantine it (tag `@flaky`, run it in the nightly job), open an issue, and link the issue in the test.');
   return skillNote('Triage flaky tests', 'For a test that passes and fails on the same code.', steps);
 }
 
@@ -86,7 +89,12 @@ export function reindexSkill(v: number): string {
     'Keep the old index for 24 hours, then delete it.',
   ];
   const notes = v >= 2 ? ['A synonym change needs a full reindex: closing and reopening the index is not enough with our analyzer.'] : [];
-  return skillNote('Reindex the search cluster', "Beacon's search runs on OpenSearch behind the `beacon` alias, so a reindex never takes search down.", steps, notes);
+  return skillNote(
+    'Reindex the search cluster',
+    "Beacon's search runs on OpenSearch behind the `beacon` alias, so a reindex never takes search down.",
+    steps,
+    notes,
+  );
 }
 
 export function recallQuestions(): string {

@@ -36,9 +36,13 @@ twice, and finance reconciles them against the payment provider every month.
 - Reports read from the replica, never from the primary.`,
   });
   await s1.molt(P.migrations, migrationsSkill(1), 'wrote down how atlas migrations are run today', 'changing a Postgres schema in atlas or delta');
-  await s1.end('done', `Read atlas's \`db/\` folder and the migration history. The ledger is an append-only Postgres
+  await s1.end(
+    'done',
+    `Read atlas's \`db/\` folder and the migration history. The ledger is an append-only Postgres
 table written in the invoice's transaction; recorded it as ${link(P.ledger)} and wrote the
-migration routine down as a skill.`, ['Ask Ada whether credit notes should get their own table.']);
+migration routine down as a skill.`,
+    ['Ask Ada whether credit notes should get their own table.'],
+  );
 
   // S2
   const s2 = await AgentSession.begin(run, 'research-bot', 1, 9, 40, {
@@ -47,13 +51,16 @@ migration routine down as a skill.`, ['Ask Ada whether credit notes should get t
     searched: ['beacon search engine', 'full text search options', 'postgres full text'],
     read: [P.beacon, P.grace],
   });
-  await s2.create(P.fts5, {
-    type: 'decision',
-    date: run.date(1),
-    project: link(P.beacon),
-    status: 'proposed',
-    people: [link(P.grace)],
-  }, `# Use SQLite FTS5 for beacon's first release
+  await s2.create(
+    P.fts5,
+    {
+      type: 'decision',
+      date: run.date(1),
+      project: link(P.beacon),
+      status: 'proposed',
+      people: [link(P.grace)],
+    },
+    `# Use SQLite FTS5 for beacon's first release
 
 ## Context
 Beacon's first release searches about 300,000 help-center articles and invoices. The team wants
@@ -71,9 +78,15 @@ Ship the first release on SQLite FTS5, one index file per region, rebuilt every 
 ## Why
 - No new infrastructure, and queries answer in under 20 ms at 300,000 documents.
 - Beacon's API hides the engine, so we can move to a search cluster later.
-`, 'proposed FTS5 for the first release, with the options compared');
-  await s2.end('done', `Compared SQLite FTS5, Postgres full-text search and OpenSearch for the first release and
-proposed FTS5 in ${link(P.fts5)} (status proposed, for Grace to accept).`, ['Load test FTS5 at the size of the customer-notes import.']);
+`,
+    'proposed FTS5 for the first release, with the options compared',
+  );
+  await s2.end(
+    'done',
+    `Compared SQLite FTS5, Postgres full-text search and OpenSearch for the first release and
+proposed FTS5 in ${link(P.fts5)} (status proposed, for Grace to accept).`,
+    ['Load test FTS5 at the size of the customer-notes import.'],
+  );
 
   run.at(1, 11, 25);
   await personUpdate(run, GRACE, P.fts5, "accepted in Tuesday's design review", { fields: { status: 'accepted' } });
@@ -101,8 +114,12 @@ was off by one cent after tax.
 - The API still shows decimal strings ("12.30"); the conversion happens at the edge.
 - Currencies with three decimals (KWD) need a minor-unit table, not a hard-coded 100.`,
   });
-  await s3.end('done', `Added the \`Money\` type and replaced the two floating-point total calculations. Ada approved the PR;
-the rule is in ${link(P.cents)}.`, ['Add the minor-unit table before the first KWD customer.']);
+  await s3.end(
+    'done',
+    `Added the \`Money\` type and replaced the two floating-point total calculations. Ada approved the PR;
+the rule is in ${link(P.cents)}.`,
+    ['Add the minor-unit table before the first KWD customer.'],
+  );
 
   // S4
   const s4 = await AgentSession.begin(run, 'claude-code', 2, 10, 15, {
@@ -112,24 +129,40 @@ the rule is in ${link(P.cents)}.`, ['Add the minor-unit table before the first K
     read: [P.atlas],
   });
   await s4.molt(P.flaky, flakySkill(1), 'wrote down how the PDF snapshot flake was found', 'a test passes and fails on the same code');
-  await s4.end('done', `The PDF snapshot differed when the test ran after midnight UTC: the invoice date came from the
-real clock. Froze the date in the test. Wrote the routine down as ${link(P.flaky)}.`, []);
+  await s4.end(
+    'done',
+    `The PDF snapshot differed when the test ran after midnight UTC: the invoice date came from the
+real clock. Froze the date in the test. Wrote the routine down as ${link(P.flaky)}.`,
+    [],
+  );
 
   run.at(2, 12, 40);
-  await personCreate(run, ADA, P.scratch, { tags: ['scratch'] }, `# Standup scratch
+  await personCreate(
+    run,
+    ADA,
+    P.scratch,
+    { tags: ['scratch'] },
+    `# Standup scratch
 
 - atlas: Money type PR in review
 - beacon: FTS5 index builds in 4 min locally
 - delta: backfill script still TODO
 - ask Grace about comet offline sync
 - ask Grace about the offsite dates
-`, 'notes from standup');
+`,
+    'notes from standup',
+  );
 
   run.at(2, 16, 5);
-  await personCreate(run, GRACE, P.offsite, {
-    tags: ['team', 'offsite'],
-    aliases: ['Tokyo offsite'],
-  }, `# 東京 offsite
+  await personCreate(
+    run,
+    GRACE,
+    P.offsite,
+    {
+      tags: ['team', 'offsite'],
+      aliases: ['Tokyo offsite'],
+    },
+    `# 東京 offsite
 
 The team meets in Tokyo (東京) for three days in the spring.
 
@@ -141,7 +174,9 @@ The team meets in Tokyo (東京) for three days in the spring.
 ## Practical
 - We stay near Shibuya (渋谷); ask Grace for the booking reference.
 - ありがとう (arigatō) means thank you; すみません (sumimasen) gets a waiter's attention.
-`, 'offsite plan');
+`,
+    'offsite plan',
+  );
 
   // S5
   const s5 = await AgentSession.begin(run, 'cursor', 3, 9, 30, {
@@ -150,11 +185,15 @@ The team meets in Tokyo (東京) for three days in the spring.
     searched: ['comet offline mode', 'sync library react native'],
     read: [P.comet, P.grace],
   });
-  await s5.append(P.comet, `## Open questions
+  await s5.append(
+    P.comet,
+    `## Open questions
 - Offline sync needs a conflict-free data library; the smallest one that works with our API adds
   2.1 MB to the app, more than the rest of comet together.
 - Invoices change rarely; a read-only cache of the last 12 invoices may be enough.
-`, 'added what the offline sync prototype showed');
+`,
+    'added what the offline sync prototype showed',
+  );
   await s5.abandon('The editor was closed during the offline sync prototype, without end_session.');
 
   // S6
@@ -207,15 +246,26 @@ the first try (timeouts, customers deploying), and failed ones were dropped.
 - Deliveries are stored in a \`webhook_deliveries\` table.
 - The "Atlas / webhooks" dashboard shows the retry queue; an alert fires above 500 pending deliveries.`,
   });
-  await s7.molt(P.migrations, migrationsSkill(2), 'the webhook_deliveries migration waited 4 minutes on a lock and blocked invoice writes: set lock_timeout first');
-  await s7.end('done', `Added the \`webhook_deliveries\` table and the retry worker. The migration blocked invoice writes for
+  await s7.molt(
+    P.migrations,
+    migrationsSkill(2),
+    'the webhook_deliveries migration waited 4 minutes on a lock and blocked invoice writes: set lock_timeout first',
+  );
+  await s7.end(
+    'done',
+    `Added the \`webhook_deliveries\` table and the retry worker. The migration blocked invoice writes for
 four minutes on staging while it waited for a lock, so the migration skill now sets
-\`lock_timeout\` first.`, ['Watch the retry queue on the dashboard after the deploy.']);
+\`lock_timeout\` first.`,
+    ['Watch the retry queue on the dashboard after the deploy.'],
+  );
 
   run.at(4, 17, 10);
   await personUpdate(run, ADA, P.handbook, 'how we work with the agents', {
     body: (b) =>
-      replaceOnce(b, '## New here?', `## Working with agents
+      replaceOnce(
+        b,
+        '## New here?',
+        `## Working with agents
 1. Agents search this vault before they assume anything. Keep \`decisions/\` current.
 2. When an agent is unsure, it proposes a change in the inbox. Review the inbox daily: accept,
    edit, or reject with a reason.
@@ -223,7 +273,8 @@ four minutes on staging while it waited for a lock, so the migration skill now s
 4. Every change is a commit. If an agent got something wrong, revert its edit from the history
    instead of fixing it silently, so the agent sees what was undone.
 
-## New here?`),
+## New here?`,
+      ),
   });
 
   // Week 2
@@ -235,8 +286,12 @@ four minutes on staging while it waited for a lock, so the migration skill now s
   await s8.molt(P.weekly, weeklySkill(1), 'wrote down how the weekly report is made', 'Monday morning, or when someone asks what happened last week');
   await s8.read(P.weekly);
   await writeWeeklyReport(run, s8, 0, 6);
-  await s8.end('done', `Wrote the first weekly report from the changelog and the session notes, and wrote the routine down
-as ${link(P.weekly)}.`, []);
+  await s8.end(
+    'done',
+    `Wrote the first weekly report from the changelog and the session notes, and wrote the routine down
+as ${link(P.weekly)}.`,
+    [],
+  );
 
   const s9 = await AgentSession.begin(run, 'cursor', 7, 11, 0, {
     task: 'Stop beacon integration tests failing on CI',
@@ -244,9 +299,18 @@ as ${link(P.weekly)}.`, []);
     searched: ['ci failing retry', 'beacon integration tests red'],
     read: [P.beacon],
   });
-  await s9.molt(P.intermittent, intermittentSkill(1), 'wrote down how the beacon CI failures were handled', 'a CI job fails intermittently without a code change');
-  await s9.end('done', `The integration tests shared one index file and failed when two jobs ran on the same runner. Each
-job now gets its own temp folder. Wrote the steps down as ${link(P.intermittent)}.`, []);
+  await s9.molt(
+    P.intermittent,
+    intermittentSkill(1),
+    'wrote down how the beacon CI failures were handled',
+    'a CI job fails intermittently without a code change',
+  );
+  await s9.end(
+    'done',
+    `The integration tests shared one index file and failed when two jobs ran on the same runner. Each
+job now gets its own temp folder. Wrote the steps down as ${link(P.intermittent)}.`,
+    [],
+  );
 
   const s10 = await AgentSession.begin(run, 'claude-code', 8, 14, 20, {
     task: 'Fix the flaky tax rounding test',
@@ -255,17 +319,24 @@ job now gets its own temp folder. Wrote the steps down as ${link(P.intermittent)
     read: [P.flaky, P.cents],
   });
   await s10.molt(P.flaky, flakySkill(2), 'the tax rounding test failed only on the last day of a month: freeze the clock and the seed');
-  await s10.end('done', `Followed ${link(P.flaky)}. The test failed only on the last day of a month, when the
-proration used the real date. Froze the clock in the test and added that step to the skill.`, []);
+  await s10.end(
+    'done',
+    `Followed ${link(P.flaky)}. The test failed only on the last day of a month, when the
+proration used the real date. Froze the clock in the test and added that step to the skill.`,
+    [],
+  );
 
   run.at(9, 10, 0);
-  const pauseNote = personNote(run, {
-    type: 'decision',
-    date: run.date(9),
-    project: link(P.comet),
-    status: 'accepted',
-    people: [link(P.grace), link(P.ada)],
-  }, `# Pause comet until the billing launch ships
+  const pauseNote = personNote(
+    run,
+    {
+      type: 'decision',
+      date: run.date(9),
+      project: link(P.comet),
+      status: 'accepted',
+      people: [link(P.grace), link(P.ada)],
+    },
+    `# Pause comet until the billing launch ships
 
 ## Context
 The offline sync prototype ([[sessions/${s5.id}|cursor's session]]) showed that full sync needs a
@@ -278,7 +349,8 @@ again after the January invoice run, starting with a read-only cache of recent i
 ## Why
 - The EU launch has a legal date; comet's features do not.
 - A read-only cache may give customers most of what offline mode promised, at a fraction of the cost.
-`);
+`,
+  );
   await personEdit(run, {
     actor: GRACE,
     op: 'create',
@@ -294,8 +366,12 @@ again after the January invoice run, starting with a read-only cache of recent i
     read: [P.delta, P.nightly, P.migrations],
   });
   await s11.molt(P.migrations, migrationsSkill(3), 'the backfill ran inside the migration transaction and timed out: backfill in batches, in its own job');
-  await s11.end('partial', `The first attempt ran the backfill inside the schema migration and timed out after an hour. Split it
-into a job of 10,000-row batches; 60% of the month is loaded.`, ['Load the remaining 40% tonight, outside the 02:00–06:00 UTC window.']);
+  await s11.end(
+    'partial',
+    `The first attempt ran the backfill inside the schema migration and timed out after an hour. Split it
+into a job of 10,000-row batches; 60% of the month is loaded.`,
+    ['Load the remaining 40% tonight, outside the 02:00–06:00 UTC window.'],
+  );
 
   const s12 = await AgentSession.begin(run, 'claude-code', 11, 13, 30, {
     task: 'Load test the beacon index at 2 million documents',
@@ -303,16 +379,29 @@ into a job of 10,000-row batches; 60% of the month is loaded.`, ['Load the remai
     searched: ['beacon fts5 performance', 'search load test'],
     read: [P.fts5, P.beacon],
   });
-  await s12.append(P.fts5, `## Load test (added later)
+  await s12.append(
+    P.fts5,
+    `## Load test (added later)
 At 2 million documents (the size after the customer-notes import) the p95 query latency rose to
 900 ms, and the nightly rebuild took 3 h 40 min, longer than its window. FTS5 is fine for the
 first release but will not carry the customer-notes import.
-`, 'added the load test results');
-  await s12.end('partial', `Loaded 2 million synthetic documents. p95 latency 900 ms, rebuild 3 h 40 min. Added the numbers to
-${link(P.fts5)}.`, ['Compare OpenSearch at the same size before the customer-notes import.']);
+`,
+    'added the load test results',
+  );
+  await s12.end(
+    'partial',
+    `Loaded 2 million synthetic documents. p95 latency 900 ms, rebuild 3 h 40 min. Added the numbers to
+${link(P.fts5)}.`,
+    ['Compare OpenSearch at the same size before the customer-notes import.'],
+  );
 
   run.at(12, 9, 40);
-  await personCreate(run, ADA, P.incident, { tags: ['incident', 'atlas'] }, `# Incident review – 40% of invoices late
+  await personCreate(
+    run,
+    ADA,
+    P.incident,
+    { tags: ['incident', 'atlas'] },
+    `# Incident review – 40% of invoices late
 
 **Impact:** about 40% of the monthly invoices went out 6 to 9 hours late. No amount was wrong.
 
@@ -327,5 +416,7 @@ ${link(P.fts5)}.`, ['Compare OpenSearch at the same size before the customer-not
 - Backfills follow [[skills/run-db-migrations-safely]] and never run between 01:00 and 07:00 UTC.
 
 %% Times from the #incident channel, rounded to five minutes. %%
-`, 'review of the late invoices');
+`,
+    'review of the late invoices',
+  );
 }

@@ -20,7 +20,7 @@ export async function weeksThreeAndFour(run: DemoRun): Promise<void> {
   });
   await s13.molt(P.weekly, weeklySkill(2), "people's corrections matter most: count their edits apart from the agents'");
   await writeWeeklyReport(run, s13, 7, 13);
-  await s13.end('done', 'Wrote the weekly report. People\'s edits now have their own section.', []);
+  await s13.end('done', "Wrote the weekly report. People's edits now have their own section.", []);
 
   const s14 = await AgentSession.begin(run, 'cursor', 15, 10, 10, {
     task: 'Prepare the release notes for atlas 1.4',
@@ -38,8 +38,12 @@ export async function weeksThreeAndFour(run: DemoRun): Promise<void> {
     read: [P.flaky, P.beacon],
   });
   await s15.molt(P.flaky, flakySkill(3), 'the ranking flake could not be fixed in a day: quarantine it with an issue instead of retrying');
-  await s15.end('done', `The ranking test depends on BM25 ties that FTS5 breaks differently between builds. Quarantined it
-(tag \`@flaky\`, nightly job) with an issue, as the updated ${link(P.flaky)} says.`, ['Fix the tie-breaking when beacon moves engines.']);
+  await s15.end(
+    'done',
+    `The ranking test depends on BM25 ties that FTS5 breaks differently between builds. Quarantined it
+(tag \`@flaky\`, nightly job) with an issue, as the updated ${link(P.flaky)} says.`,
+    ['Fix the tie-breaking when beacon moves engines.'],
+  );
 
   const s16 = await AgentSession.begin(run, 'research-bot', 17, 9, 50, {
     task: 'Evaluate OpenSearch against SQLite FTS5',
@@ -47,7 +51,9 @@ export async function weeksThreeAndFour(run: DemoRun): Promise<void> {
     searched: ['opensearch evaluation', 'beacon latency 2 million documents'],
     read: [P.fts5, P.beacon],
   });
-  await s16.append(P.beacon, `## Search engine evaluation
+  await s16.append(
+    P.beacon,
+    `## Search engine evaluation
 At 2 million documents, on the same queries:
 
 | Engine | p95 latency | Full rebuild | Incremental updates |
@@ -56,9 +62,15 @@ At 2 million documents, on the same queries:
 | OpenSearch (3 nodes) | 45 ms | 50 min | yes |
 
 Details of the FTS5 run: [[decisions/beacon-use-sqlite-fts5#Load test (added later)]].
-`, 'added the engine comparison');
-  await s16.end('done', `Ran the FTS5 load test's queries against a three-node OpenSearch cluster and added the comparison to
-${link(P.beacon)}.`, ['Grace to decide on the move; claude-code to record it.']);
+`,
+    'added the engine comparison',
+  );
+  await s16.end(
+    'done',
+    `Ran the FTS5 load test's queries against a three-node OpenSearch cluster and added the comparison to
+${link(P.beacon)}.`,
+    ['Grace to decide on the move; claude-code to record it.'],
+  );
 
   const s17 = await AgentSession.begin(run, 'cursor', 18, 11, 30, {
     task: 'Write the release notes for atlas 1.5',
@@ -72,14 +84,18 @@ ${link(P.beacon)}.`, ['Grace to decide on the move; claude-code to record it.'])
   run.at(18, 16, 40);
   await personUpdate(run, GRACE, P.handbook, 'added the on-call rota', {
     body: (b) =>
-      replaceOnce(b, '## New here?', `## On call
+      replaceOnce(
+        b,
+        '## New here?',
+        `## On call
 One person is on call each week, Monday to Monday. The agents never page anyone; they write to
 the inbox.
 
 - Billing incidents: read the [incident review](${encodeURIComponent(nodePath.basename(P.incident))}) first.
 - Search incidents: page [[people/grace-hopper|Grace]].
 
-## New here?`),
+## New here?`,
+      ),
   });
 
   // Week 4
@@ -121,16 +137,28 @@ OpenSearch at the same size.
     noteText(
       note,
       { summary: 'Search across help-center articles, invoices and customer notes, on OpenSearch.' },
-      replaceOnce(note.body, '- Choose the search engine (see the sessions of this week).', '- Move to OpenSearch: see [[decisions/beacon-move-to-opensearch]].'),
+      replaceOnce(
+        note.body,
+        '- Choose the search engine (see the sessions of this week).',
+        '- Move to OpenSearch: see [[decisions/beacon-move-to-opensearch]].',
+      ),
     ),
   );
-  await s19.end('done', `Recorded ${link(P.opensearch)}; ${link(P.fts5)} is now superseded by it. Updated the project note.`, ['Write the reindex procedure once the cluster is up.']);
+  await s19.end('done', `Recorded ${link(P.opensearch)}; ${link(P.fts5)} is now superseded by it. Updated the project note.`, [
+    'Write the reindex procedure once the cluster is up.',
+  ]);
 
   run.at(22, 14, 0);
-  await personAppend(run, GRACE, P.opensearch, `## Review
+  await personAppend(
+    run,
+    GRACE,
+    P.opensearch,
+    `## Review
 Approved in the architecture review. Migration plan: write to both engines for a week, compare the
 top 10 results of the 500 most common queries, then switch reads. — Grace
-`, 'added the review outcome and the migration plan');
+`,
+    'added the review outcome and the migration plan',
+  );
 
   const s20 = await AgentSession.begin(run, 'cursor', 23, 9, 5, {
     task: 'Comet CI is red again',
@@ -139,8 +167,12 @@ top 10 results of the 500 most common queries, then switch reads. — Grace
     read: [P.intermittent, P.comet],
   });
   await s20.molt(P.intermittent, intermittentSkill(2), 'the comet simulator test could not be fixed in a day: move it to nightly with an issue');
-  await s20.end('done', `The iOS simulator test times out when the runner is busy. Moved it to the nightly job with an issue,
-as the updated ${link(P.intermittent)} says.`, []);
+  await s20.end(
+    'done',
+    `The iOS simulator test times out when the runner is busy. Moved it to the nightly job with an issue,
+as the updated ${link(P.intermittent)} says.`,
+    [],
+  );
 
   const s21 = await AgentSession.begin(run, 'claude-code', 24, 13, 10, {
     task: 'Add the tax calculation module to atlas',
@@ -149,8 +181,12 @@ as the updated ${link(P.intermittent)} says.`, []);
     read: [P.cents, P.migrations, P.atlas],
   });
   await s21.molt(P.migrations, migrationsSkill(4), 'adding tax_rate NOT NULL rewrote the invoices table: add nullable, backfill, then validate the constraint');
-  await s21.end('partial', `Added the tax module behind a flag. Adding \`tax_rate\` as NOT NULL locked \`invoices\` on staging;
-redid it in three steps and added them to ${link(P.migrations)}.`, ['Finish the reverse-charge rules for B2B customers.']);
+  await s21.end(
+    'partial',
+    `Added the tax module behind a flag. Adding \`tax_rate\` as NOT NULL locked \`invoices\` on staging;
+redid it in three steps and added them to ${link(P.migrations)}.`,
+    ['Finish the reverse-charge rules for B2B customers.'],
+  );
 
   const s22 = await AgentSession.begin(run, 'research-bot', 25, 10, 30, {
     task: 'Write down how to reindex the OpenSearch cluster',

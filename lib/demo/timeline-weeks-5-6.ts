@@ -38,10 +38,12 @@ Reindex runs against \`https://beacon-admin:Vr8kQ2mZt4Lp@search-staging.example.
     reason: 'where the staging cluster is',
   });
   if (withSecret.status !== 'possible_secret') throw new Error(`demo script: the staging password was not caught: ${withSecret.message}`);
-  await s24.end('done', `Closing and reopening the index did not apply the new synonyms with our analyzer; a full reindex did.
-Added that and the throttle to ${link(P.reindex)}. The note on the staging cluster went to the inbox: it held a password.`, [
-    'Keep the staging cluster password in the secrets store and name it there.',
-  ]);
+  await s24.end(
+    'done',
+    `Closing and reopening the index did not apply the new synonyms with our analyzer; a full reindex did.
+Added that and the throttle to ${link(P.reindex)}. The note on the staging cluster went to the inbox: it held a password.`,
+    ['Keep the staging cluster password in the secrets store and name it there.'],
+  );
 
   const s25 = await AgentSession.begin(run, 'cursor', 30, 10, 40, {
     task: 'Write the release notes for atlas 1.6',
@@ -58,14 +60,27 @@ Added that and the throttle to ${link(P.reindex)}. The note on the staging clust
     searched: ['tax migration rollback', 'down migration'],
     read: [P.migrations, P.atlas],
   });
-  await s26.molt(P.migrations, migrationsSkill(5), 'the tax migration had never been rolled back and its down step failed: write and run the down migration first');
-  await s26.end('done', `The down migration of the tax change had a typo and had never run. Fixed it, ran up, down, up on a
-staging copy, and made that a step of ${link(P.migrations)}.`, []);
+  await s26.molt(
+    P.migrations,
+    migrationsSkill(5),
+    'the tax migration had never been rolled back and its down step failed: write and run the down migration first',
+  );
+  await s26.end(
+    'done',
+    `The down migration of the tax change had a typo and had never run. Fixed it, ran up, down, up on a
+staging copy, and made that a step of ${link(P.migrations)}.`,
+    [],
+  );
 
   run.at(31, 16, 30);
   await personUpdate(run, ADA, P.delta, 'the pipeline is finished; only maintenance from now on', {
     fields: { status: 'done' },
-    body: (b) => replaceOnce(b, "- Backfill last month's events after the schema change.\n- Document when the pipeline runs and what it must not overlap with.\n", '- Nothing new: the pipeline is finished. Maintenance only.\n'),
+    body: (b) =>
+      replaceOnce(
+        b,
+        "- Backfill last month's events after the schema change.\n- Document when the pipeline runs and what it must not overlap with.\n",
+        '- Nothing new: the pipeline is finished. Maintenance only.\n',
+      ),
   });
 
   // write_note only writes notes (.md): the question set is a person's file, which an agent then checks.
@@ -83,8 +98,12 @@ staging copy, and made that a step of ${link(P.migrations)}.`, []);
     searched: ['which database holds the atlas ledger', 'when does the delta pipeline run', 'why is comet paused'],
     read: [P.ledger, P.cents, P.opensearch, P.nightly, P.cometPause, P.migrations, P.flaky],
   });
-  await s27.end('done', `Checked the 12 recall questions in \`${P.questions}\`: each answer is in the notes it names, so the
-set measures how well agents find things here.`, ['Run the evaluation after the next dream pass.']);
+  await s27.end(
+    'done',
+    `Checked the 12 recall questions in \`${P.questions}\`: each answer is in the notes it names, so the
+set measures how well agents find things here.`,
+    ['Run the evaluation after the next dream pass.'],
+  );
 
   const s28 = await AgentSession.begin(run, 'claude-code', 33, 15, 20, {
     task: "Summarize atlas's state for the planning meeting",
@@ -110,14 +129,22 @@ set measures how well agents find things here.`, ['Run the evaluation after the 
     target: P.atlas,
     reason: 'bring the atlas note up to date for planning',
     confidence: 0.7,
-    content: noteText(atlasNow, {
-      summary: 'Billing service: subscriptions, invoices, payments, EU tax and outgoing webhooks.',
-      updated: formatDate(run.time()),
-    }, atlasProposedBody),
+    content: noteText(
+      atlasNow,
+      {
+        summary: 'Billing service: subscriptions, invoices, payments, EU tax and outgoing webhooks.',
+        updated: formatDate(run.time()),
+      },
+      atlasProposedBody,
+    ),
   });
   run.highlights.staleInboxItem = staleProposal.inbox_path;
-  await s28.end('partial', `Collected what shipped on atlas and proposed an update of the project note (in the inbox, since
-Ada owns the note).`, ['Ada to review the proposal before planning.']);
+  await s28.end(
+    'partial',
+    `Collected what shipped on atlas and proposed an update of the project note (in the inbox, since
+Ada owns the note).`,
+    ['Ada to review the proposal before planning.'],
+  );
 
   // Week 6
   const s29 = await AgentSession.begin(run, 'research-bot', 35, 8, 30, {
@@ -137,14 +164,22 @@ Ada owns the note).`, ['Ada to review the proposal before planning.']);
   const bad = await s30.replace(P.webhooks, 'tidied the rationale and removed outdated consequences', (note) => {
     const start = note.body.indexOf('## Why');
     if (start < 0) throw new Error('demo script: no Why section');
-    return noteText(note, {}, `${note.body.slice(0, start)}## Why
+    return noteText(
+      note,
+      {},
+      `${note.body.slice(0, start)}## Why
 - Customers' endpoints are reliable, so one attempt is enough; retries only add load on atlas.
 - The payment provider already retries its webhooks, so ours do not need to.
-`);
+`,
+    );
   });
   run.highlights.badEdit = { editId: bad.edit_id, commit: bad.commit, path: P.webhooks };
-  await s30.end('done', `Shortened the rationale of ${link(P.webhooks)} and removed its consequences section, which looked
-outdated.`, []);
+  await s30.end(
+    'done',
+    `Shortened the rationale of ${link(P.webhooks)} and removed its consequences section, which looked
+outdated.`,
+    [],
+  );
 
   run.at(36, 9, 50);
   await personUpdate(run, ADA, P.atlas, 'EU launch date is fixed; tax module goes live on the 1st', {
@@ -157,7 +192,12 @@ outdated.`, []);
   });
 
   run.at(36, 11, 30);
-  await personCreate(run, GRACE, P.ticket, { tags: ['support', 'beacon'] }, `# Pasted from support ticket 4821
+  await personCreate(
+    run,
+    GRACE,
+    P.ticket,
+    { tags: ['support', 'beacon'] },
+    `# Pasted from support ticket 4821
 
 A customer says search previews show raw HTML. Their message, pasted as they sent it:
 
@@ -174,7 +214,9 @@ markup on purpose:
 <iframe src="https://example.invalid/widget" width="400" height="300"></iframe>
 
 Beacon should show it as text, never run it. Follow-up in [[projects/beacon]].
-`, 'pasted a support ticket about HTML in search previews');
+`,
+    'pasted a support ticket about HTML in search previews',
+  );
 
   const s31 = await AgentSession.begin(run, 'research-bot', 36, 14, 10, {
     task: 'Collect synonym requests from support',
@@ -187,13 +229,15 @@ Beacon should show it as text, never run it. Follow-up in [[projects/beacon]].
     target: P.synonyms,
     reason: 'support keeps asking for the same synonyms; worth a decision',
     confidence: 0.6,
-    content: composeNote({
-      type: 'decision',
-      date: run.date(36),
-      project: link(P.beacon),
-      status: 'proposed',
-      people: [link(P.grace)],
-    }, `# Add a synonym dictionary owned by support
+    content: composeNote(
+      {
+        type: 'decision',
+        date: run.date(36),
+        project: link(P.beacon),
+        status: 'proposed',
+        people: [link(P.grace)],
+      },
+      `# Add a synonym dictionary owned by support
 
 ## Context
 Thirty-one support tickets in the last month searched for a word our articles do not use
@@ -206,7 +250,8 @@ is applied with a reindex ([[skills/reindex-search-cluster]]).
 ## Why
 - Support hears the customers' words first.
 - A file in git has a history and a review.
-`),
+`,
+    ),
   });
   await s31.propose({
     action: 'append',
@@ -253,8 +298,12 @@ is applied with a reindex ([[skills/reindex-search-cluster]]).
       replaceOnce(comet.body, '## Open questions', '## Next\n- Start with a read-only cache of the last 12 invoices.\n\n## Open questions'),
     ),
   });
-  await s33.end('partial', `The pause decision ties comet to the January invoice run, which is not done yet. Proposed resuming
-anyway with the small read-only cache, for Grace to decide.`, ['Grace to accept or reject the proposal.']);
+  await s33.end(
+    'partial',
+    `The pause decision ties comet to the January invoice run, which is not done yet. Proposed resuming
+anyway with the small read-only cache, for Grace to decide.`,
+    ['Grace to accept or reject the proposal.'],
+  );
 
   // The anchor day.
   run.at(38, 8, 5);
@@ -271,9 +320,11 @@ anyway with the small read-only cache, for Grace to decide.`, ['Grace to accept 
     searched: ['webhook deliveries alert', 'webhook retry policy'],
     read: [P.webhooks, P.atlas],
   });
-  await s34.end('partial', `The alert fired at 640 pending deliveries. The code retries with backoff, but
+  await s34.end(
+    'partial',
+    `The alert fired at 640 pending deliveries. The code retries with backoff, but
 ${link(P.webhooks)} now says one attempt is enough and retries are not needed, which contradicts
-the code and the dashboard. Did not change anything.`, [
-    `A person should check the latest edit of ${link(P.webhooks)} and revert it if it is wrong.`,
-  ]);
+the code and the dashboard. Did not change anything.`,
+    [`A person should check the latest edit of ${link(P.webhooks)} and revert it if it is wrong.`],
+  );
 }

@@ -36,12 +36,7 @@ interface HastData {
   hProperties?: Properties;
 }
 
-export function element(
-  hName: string,
-  hProperties: Properties,
-  children: RootContent[],
-  block = false,
-): LucidElement {
+export function element(hName: string, hProperties: Properties, children: RootContent[], block = false): LucidElement {
   return { type: 'lucidElement', data: { hName, hProperties, ...(block ? { block } : {}) }, children };
 }
 

@@ -38,9 +38,7 @@ function toCallout(quote: Blockquote): void {
   if (body.length > 0) content.push({ type: 'paragraph', children: body } satisfies Paragraph);
   content.push(...quote.children.slice(1));
 
-  const parts: LucidElement[] = [
-    element(fold ? 'summary' : 'div', { className: ['callout-title'], dataCallout: type }, titleNodes),
-  ];
+  const parts: LucidElement[] = [element(fold ? 'summary' : 'div', { className: ['callout-title'], dataCallout: type }, titleNodes)];
   if (content.length > 0) parts.push(element('div', { className: ['callout-content'] }, content));
 
   quote.children = fold ? [element('details', fold === '+' ? { open: true } : {}, parts)] : parts;

@@ -4,17 +4,7 @@ import { gfm } from 'micromark-extension-gfm';
 import type { Definition, Image, Link, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import { isExternalTarget, type LinkKind } from '../vault/notes/links';
 import { stripComments } from '../vault/notes/comments';
-import {
-  fileHref,
-  fragmentHref,
-  isImagePath,
-  isNotePath,
-  isRemoteUrl,
-  isWebUrl,
-  noteHref,
-  safeDecode,
-  vaultHref,
-} from './hrefs';
+import { fileHref, fragmentHref, isImagePath, isNotePath, isRemoteUrl, isWebUrl, noteHref, safeDecode, vaultHref } from './hrefs';
 import { element, isBlockElement, plainText, setHastProperties, text, type LucidElement } from './nodes';
 import { addAnchors } from './remark-anchors';
 import { transformCallouts } from './remark-callouts';
@@ -27,11 +17,7 @@ import { findWikilinks, parseImageSize, type WikilinkToken } from './wikilink-sy
  * `(target, kind, fromPath) => resolver.resolve(target, fromPath, kind)`. `fromPath` is the note the link is
  * written in: the rendered note, or the embedded note for links inside an embed. Returns null when nothing matches.
  */
-export type ResolveLink = (
-  target: string,
-  kind: Exclude<LinkKind, 'frontmatter'>,
-  fromPath: string,
-) => string | null;
+export type ResolveLink = (target: string, kind: Exclude<LinkKind, 'frontmatter'>, fromPath: string) => string | null;
 
 /** The markdown body (no front matter) of the note at a vault path, for `![[embeds]]`; null to show only its title. */
 export type EmbedSource = (path: string) => string | null;
@@ -171,14 +157,7 @@ function rewriteImage(image: Image, parent: Parent, context: Context, inLink: bo
   return imageNode(path, alt, size);
 }
 
-function embedNote(
-  path: string,
-  subpath: string | undefined,
-  alias: string | undefined,
-  parent: Parent,
-  context: Context,
-  inLink: boolean,
-): RootContent {
+function embedNote(path: string, subpath: string | undefined, alias: string | undefined, parent: Parent, context: Context, inLink: boolean): RootContent {
   const href = noteHref(path, subpath);
   const title = alias ?? wikilinkText({ start: 0, end: 0, embed: true, target: noteTitle(path), subpath });
   if (inLink) return text(title);
@@ -217,9 +196,7 @@ function selectSection(tree: Root, blocks: Map<string, RootContent>, subpath: st
     return block ? [block] : [];
   }
   const wanted = headingSlug(subpath.split('#').filter(Boolean).pop() ?? '');
-  const start = tree.children.findIndex(
-    (node) => node.type === 'heading' && headingSlug(plainText(node)) === wanted,
-  );
+  const start = tree.children.findIndex((node) => node.type === 'heading' && headingSlug(plainText(node)) === wanted);
   if (start < 0) return [];
   const heading = tree.children[start] as Extract<RootContent, { type: 'heading' }>;
   let end = start + 1;

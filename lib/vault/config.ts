@@ -61,4 +61,3 @@ export function readLayout(root: string, fs: Pick<VaultFs, 'existsSync' | 'readF
   for (const value of Object.values(parsed.data.paths)) normalizeVaultPath(value);
   return parsed.data.paths;
 }
-

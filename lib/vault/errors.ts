@@ -37,5 +37,10 @@ export class VaultError extends Error {
  * in separate chunks), and an error made by one copy must still be recognised by the others.
  */
 export function isVaultError(error: unknown, code?: VaultErrorCode): error is VaultError {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true && (code === undefined || (error as VaultError).code === code);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[BRAND] === true &&
+    (code === undefined || (error as VaultError).code === code)
+  );
 }

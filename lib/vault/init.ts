@@ -14,7 +14,7 @@ import { memoryProtocol } from './agents/protocol';
 import { describeSecrets, findSecrets } from './write/secrets';
 import { openVault, type OpenVaultOptions } from './vault';
 import { readLayout } from './config';
-import { type FileChange } from './write/edit-types';
+import type { FileChange } from './write/edit-types';
 
 /** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
 export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';
@@ -55,7 +55,10 @@ export async function initVault(
   const root = nodePath.resolve(options.dir);
   if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new VaultError('invalid_path', `${root} is a file, not a folder.`);
   if (!options.force && (root === nodePath.parse(root).root || root === nodePath.resolve(os.homedir()))) {
-    throw new VaultError('invalid_input', `Refusing to make ${root} a vault: it is your ${root === os.homedir() ? 'home folder' : 'file-system root'}, and every file under it would be committed. Name the vault's own folder (or pass --force).`);
+    throw new VaultError(
+      'invalid_input',
+      `Refusing to make ${root} a vault: it is your ${root === os.homedir() ? 'home folder' : 'file-system root'}, and every file under it would be committed. Name the vault's own folder (or pass --force).`,
+    );
   }
   fs.mkdirSync(root);
 
@@ -251,13 +254,7 @@ const SNAPSHOT_EXCLUDES = [
  * the person. Dot-files and folders (`.env`, `.ssh/`) and plugin data are left out, and so is any
  * file that looks like it holds a secret (keys, tokens, private keys); each is listed in `leftOut`.
  */
-async function snapshotExisting(
-  fs: VaultFs,
-  repo: GitTarget,
-  fallbackName: string,
-  date: Date,
-  leftOut: InitReport['leftOut'],
-): Promise<string | null> {
+async function snapshotExisting(fs: VaultFs, repo: GitTarget, fallbackName: string, date: Date, leftOut: InitReport['leftOut']): Promise<string | null> {
   const root = repo.root;
   const exclude = nodePath.join(root, '.git', 'info', 'exclude');
   fs.mkdirSync(nodePath.dirname(exclude));
@@ -294,6 +291,10 @@ async function snapshotExisting(
   if (!(await gitConfig(repo, 'user.name'))) identity.push('-c', `user.name=${fallbackName}`);
   if (!(await gitConfig(repo, 'user.email'))) identity.push('-c', `user.email=${fallbackName.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`);
   const stamp = `${Math.floor(date.getTime() / 1000)} +0000`;
-  await runGit(repo, [...identity, 'commit', '-q', '--no-verify', '-m', `${SNAPSHOT_SUBJECT}\n\nThe files as they were when \`lucid init\` made this folder a git repository.`], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp });
+  await runGit(
+    repo,
+    [...identity, 'commit', '-q', '--no-verify', '-m', `${SNAPSHOT_SUBJECT}\n\nThe files as they were when \`lucid init\` made this folder a git repository.`],
+    { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp },
+  );
   return (await runGit(repo, ['rev-parse', 'HEAD'])).trim();
 }

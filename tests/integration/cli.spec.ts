@@ -11,7 +11,12 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** Runs the real CLI from another folder, as a user would. */
 function lucid(args: string[], cwd = base) {
-  const result = spawnSync(BIN, args, { cwd, encoding: 'utf8', env: { ...testGitEnv(), LUCID_USER: 'Cli Person' } as unknown as NodeJS.ProcessEnv, timeout: 60_000 });
+  const result = spawnSync(BIN, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...testGitEnv(), LUCID_USER: 'Cli Person' } as unknown as NodeJS.ProcessEnv,
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

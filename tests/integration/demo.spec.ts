@@ -198,7 +198,11 @@ describe('lucid demo', () => {
     expect(author).toMatch(/^(Ada Lovelace|Grace Hopper)$/);
     expect(when > field(item, 'created')!).toBe(true);
     const base = field(item, 'base_blob')!;
-    expect(git(['log', '--format=%H', '--', target]).split('\n').some((sha) => sha && git(['rev-parse', `${sha}:${target}`]).trim() === base)).toBe(true);
+    expect(
+      git(['log', '--format=%H', '--', target])
+        .split('\n')
+        .some((sha) => sha && git(['rev-parse', `${sha}:${target}`]).trim() === base),
+    ).toBe(true);
   });
 
   it('records a bad agent edit worth reverting', () => {
@@ -224,13 +228,19 @@ describe('lucid demo', () => {
   });
 
   it('has recall questions whose gold notes exist, and weekly reports', () => {
-    const questions = read('evals/questions/demo.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { id: string; gold: string[]; answers: string[]; kind: string; split: string });
+    const questions = read('evals/questions/demo.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; gold: string[]; answers: string[]; kind: string; split: string });
     expect(questions.length).toBeGreaterThanOrEqual(10);
     for (const q of questions) {
       expect(['template', 'mined', 'hand']).toContain(q.kind);
       expect(['dev', 'test']).toContain(q.split);
       for (const gold of q.gold) expect(existsSync(path.join(root, gold)), `${q.id}: ${gold}`).toBe(true);
-      expect(q.gold.some((g) => q.answers.every((a) => read(g).includes(a))), q.id).toBe(true);
+      expect(
+        q.gold.some((g) => q.answers.every((a) => read(g).includes(a))),
+        q.id,
+      ).toBe(true);
     }
     const reports = readdirSync(path.join(root, 'reports')).filter((f) => f.endsWith('.md'));
     expect(reports.length).toBeGreaterThanOrEqual(1);

@@ -3,12 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../lib/vault/notes/frontmatter';
 import { computeBacklinks, createLinkResolver } from '../../lib/vault/notes/link-resolver';
-import {
-  parseLinks,
-  type LinkKind,
-  type LinkResolver,
-  type ParsedLink,
-} from '../../lib/vault/notes/links';
+import { parseLinks, type LinkKind, type LinkResolver, type ParsedLink } from '../../lib/vault/notes/links';
 
 // The real vaults are read in place and never written: they are read-only fixtures shared by every checkout.
 const vaultsRoot = path.resolve(process.cwd(), '../shared/fixtures/vaults');
@@ -94,62 +89,186 @@ const tasksDocs: HandResolved[] = [
   { from: 'Queries/Global Query.md', link: '[filters](Filters)', expected: 'Queries/Filters.md', why: 'markdown link without .md, relative' },
   { from: 'Queries/Global Query.md', link: '[layout options](Layout)', expected: 'Queries/Layout.md', why: 'markdown link, same folder' },
   { from: 'Editing/Create or edit Task.md', link: '[[Dates#Due date|due]]', expected: 'Getting Started/Dates.md', why: 'heading and alias, other folder' },
-  { from: 'Editing/Create or edit Task.md', link: '[[#Hotkey and keyboard shortcut conflict]]', expected: 'Editing/Create or edit Task.md', why: 'same-note heading' },
-  { from: 'Editing/Create or edit Task.md', link: '[[Status Types#DONE|DONE status type]]', expected: 'Getting Started/Statuses/Status Types.md', why: 'note two folders deep' },
-  { from: 'Getting Started/Statuses/Custom Statuses.md', link: '[[Statuses]]', expected: 'Getting Started/Statuses.md', why: 'note named like the linking note’s folder, one level up' },
-  { from: 'Getting Started/About Getting Started.md', link: '[[Getting Started]]', expected: 'Getting Started/Getting Started.md', why: 'note named like its folder, same folder' },
-  { from: 'How To/Find tasks with invalid data.md', link: '[[Getting Started#Limitations and warnings|Limitations and warnings parsing tasks]]', expected: 'Getting Started/Getting Started.md', why: 'folder-named note with heading and alias' },
-  { from: 'Support and Help/Known Limitations.md', link: '![[Dataview Format#Limitations of Dataview Format]]', expected: 'Reference/Task Formats/Dataview Format.md', why: 'heading embed; Other Plugins/Dataview.md is a different name' },
+  {
+    from: 'Editing/Create or edit Task.md',
+    link: '[[#Hotkey and keyboard shortcut conflict]]',
+    expected: 'Editing/Create or edit Task.md',
+    why: 'same-note heading',
+  },
+  {
+    from: 'Editing/Create or edit Task.md',
+    link: '[[Status Types#DONE|DONE status type]]',
+    expected: 'Getting Started/Statuses/Status Types.md',
+    why: 'note two folders deep',
+  },
+  {
+    from: 'Getting Started/Statuses/Custom Statuses.md',
+    link: '[[Statuses]]',
+    expected: 'Getting Started/Statuses.md',
+    why: 'note named like the linking note’s folder, one level up',
+  },
+  {
+    from: 'Getting Started/About Getting Started.md',
+    link: '[[Getting Started]]',
+    expected: 'Getting Started/Getting Started.md',
+    why: 'note named like its folder, same folder',
+  },
+  {
+    from: 'How To/Find tasks with invalid data.md',
+    link: '[[Getting Started#Limitations and warnings|Limitations and warnings parsing tasks]]',
+    expected: 'Getting Started/Getting Started.md',
+    why: 'folder-named note with heading and alias',
+  },
+  {
+    from: 'Support and Help/Known Limitations.md',
+    link: '![[Dataview Format#Limitations of Dataview Format]]',
+    expected: 'Reference/Task Formats/Dataview Format.md',
+    why: 'heading embed; Other Plugins/Dataview.md is a different name',
+  },
   { from: 'Other Plugins/About Other Plugins.md', link: '[[Dataview]]', expected: 'Other Plugins/Dataview.md', why: 'same folder' },
   { from: 'Quick Reference.md', link: '[[Filters#Filters for Dates in Tasks\\|Status]]', expected: 'Queries/Filters.md', why: 'escaped alias pipe in a table' },
   { from: 'Advanced/Styling.md', link: '[[Backlinks\\|backlink]]', expected: 'Queries/Backlinks.md', why: 'table alias; not How To/How to style backlinks.md' },
   { from: 'Queries/Layout.md', link: '[[#Hide and Show Tree\\|Tree]]', expected: 'Queries/Layout.md', why: 'same-note heading with table alias' },
   { from: 'Queries/Layout.md', link: '[[Urgency]]', expected: 'Advanced/Urgency.md', why: 'by name, in a table' },
   { from: 'Queries/Sorting.md', link: '[[Custom Sorting|custom sorting]]', expected: 'Scripting/Custom Sorting.md', why: 'alias' },
-  { from: 'How To/Style custom statuses.md', link: '[[Check your Statuses]]', expected: 'Getting Started/Statuses/Check your Statuses.md', why: 'inside a callout' },
-  { from: '_meta/templates/new documentation file.md', link: '[[standard frontmatter]]', expected: '_meta/templates/standard frontmatter.md', why: 'same folder, inside a Templater tag' },
-  { from: 'Advanced/Styling.md', link: '![[Sample HTML - Full mode]]', expected: 'snippets-embedded-in-multiple-pages/Sample HTML - Full mode.md', why: 'note embed inside a quote' },
+  {
+    from: 'How To/Style custom statuses.md',
+    link: '[[Check your Statuses]]',
+    expected: 'Getting Started/Statuses/Check your Statuses.md',
+    why: 'inside a callout',
+  },
+  {
+    from: '_meta/templates/new documentation file.md',
+    link: '[[standard frontmatter]]',
+    expected: '_meta/templates/standard frontmatter.md',
+    why: 'same folder, inside a Templater tag',
+  },
+  {
+    from: 'Advanced/Styling.md',
+    link: '![[Sample HTML - Full mode]]',
+    expected: 'snippets-embedded-in-multiple-pages/Sample HTML - Full mode.md',
+    why: 'note embed inside a quote',
+  },
   { from: 'Getting Started/On Completion.md', link: '![[on-completion-before.png]]', expected: null, why: 'image left out of the export, embedded in a table' },
-  { from: 'How To/How to style buttons.md', link: '![Task buttons with default style](../images/tasks-buttons-default.png)', expected: null, why: 'markdown image left out of the export' },
+  {
+    from: 'How To/How to style buttons.md',
+    link: '![Task buttons with default style](../images/tasks-buttons-default.png)',
+    expected: null,
+    why: 'markdown image left out of the export',
+  },
   { from: 'Editing/Create or edit Task.md', link: '![Create or Edit Modal](../images/modal.png)', expected: null, why: 'markdown image, ../ path' },
 ];
 
 const tasksDocsNotLinks: NotALink[] = [
-  { from: 'Getting Started/Obsidian Properties.md', text: 'sample_link_property: "[[yaml_all_property_types_populated]]"', why: 'front matter shown in a fenced yaml block' },
+  {
+    from: 'Getting Started/Obsidian Properties.md',
+    text: 'sample_link_property: "[[yaml_all_property_types_populated]]"',
+    why: 'front matter shown in a fenced yaml block',
+  },
   { from: 'migration.md', text: '`![[]]`', why: 'code span' },
   { from: 'Support and Help/Known Limitations.md', text: '`![[....]]`', why: 'code span' },
 ];
 
 const tasksDemo: HandResolved[] = [
-  { from: 'Test Data/all_link_types.md', link: '[markdownLink](markdownLink.md)', expected: 'Test Attachments/markdownLink.md', why: 'markdown link found by name in another folder' },
+  {
+    from: 'Test Data/all_link_types.md',
+    link: '[markdownLink](markdownLink.md)',
+    expected: 'Test Attachments/markdownLink.md',
+    why: 'markdown link found by name in another folder',
+  },
   { from: 'Test Data/all_link_types.md', link: '[[wikilink|wikilink with alias]]', expected: 'Test Attachments/wikilink.md', why: 'alias' },
-  { from: 'Test Data/all_link_types.md', link: '[[#heading#sub-heading||internal wikilink with alias and two headings]]', expected: 'Test Data/all_link_types.md', why: 'same note, two headings, doubled pipe' },
+  {
+    from: 'Test Data/all_link_types.md',
+    link: '[[#heading#sub-heading||internal wikilink with alias and two headings]]',
+    expected: 'Test Data/all_link_types.md',
+    why: 'same note, two headings, doubled pipe',
+  },
   { from: 'Test Data/all_link_types.md', link: '[[wikilink#^block]]', expected: 'Test Attachments/wikilink.md', why: 'block reference' },
-  { from: 'Test Data/all_link_types.md', link: '[markdownLink with alias and block](markdownLink.md#^block)', expected: 'Test Attachments/markdownLink.md', why: 'markdown block reference' },
-  { from: 'Test Data/link_in_task_markdown_link.md', link: '[link_in_task_markdown_link](Test%20Data/link_in_task_markdown_link.md)', expected: 'Test Data/link_in_task_markdown_link.md', why: 'URL-encoded vault path after the relative one fails' },
-  { from: 'Test Data/link_in_task_markdown_link.md', link: '[spaces everywhere](Manual%20Testing/Smoke%20Testing%20the%20Tasks%20Plugin#How%20the%20tests%20work)', expected: 'Manual Testing/Smoke Testing the Tasks Plugin.md', why: 'encoded path without .md, encoded heading' },
-  { from: 'Test Data/link_in_task_markdown_link.md', link: '[link_in_task_markdown_link](pa#th/path/link_in_task_markdown_link.md)', expected: null, why: 'the # starts the heading, so the target is pa' },
+  {
+    from: 'Test Data/all_link_types.md',
+    link: '[markdownLink with alias and block](markdownLink.md#^block)',
+    expected: 'Test Attachments/markdownLink.md',
+    why: 'markdown block reference',
+  },
+  {
+    from: 'Test Data/link_in_task_markdown_link.md',
+    link: '[link_in_task_markdown_link](Test%20Data/link_in_task_markdown_link.md)',
+    expected: 'Test Data/link_in_task_markdown_link.md',
+    why: 'URL-encoded vault path after the relative one fails',
+  },
+  {
+    from: 'Test Data/link_in_task_markdown_link.md',
+    link: '[spaces everywhere](Manual%20Testing/Smoke%20Testing%20the%20Tasks%20Plugin#How%20the%20tests%20work)',
+    expected: 'Manual Testing/Smoke Testing the Tasks Plugin.md',
+    why: 'encoded path without .md, encoded heading',
+  },
+  {
+    from: 'Test Data/link_in_task_markdown_link.md',
+    link: '[link_in_task_markdown_link](pa#th/path/link_in_task_markdown_link.md)',
+    expected: null,
+    why: 'the # starts the heading, so the target is pa',
+  },
   { from: 'Test Data/link_in_task_markdown_link.md', link: '[a_pdf_file](a_pdf_file.pdf)', expected: null, why: 'missing attachment' },
-  { from: 'Test Data/link_in_task_markdown_link.md', link: '[heading](#heading)', expected: 'Test Data/link_in_task_markdown_link.md', why: 'markdown same-note heading' },
-  { from: 'Test Data/link_in_task_wikilink.md', link: '[[Test Data/link_in_task_wikilink#heading_link]]', expected: 'Test Data/link_in_task_wikilink.md', why: 'vault path with heading' },
+  {
+    from: 'Test Data/link_in_task_markdown_link.md',
+    link: '[heading](#heading)',
+    expected: 'Test Data/link_in_task_markdown_link.md',
+    why: 'markdown same-note heading',
+  },
+  {
+    from: 'Test Data/link_in_task_wikilink.md',
+    link: '[[Test Data/link_in_task_wikilink#heading_link]]',
+    expected: 'Test Data/link_in_task_wikilink.md',
+    why: 'vault path with heading',
+  },
   { from: 'Test Data/link_in_task_wikilink.md', link: '[[link_in_task_wikilink.md]]', expected: 'Test Data/link_in_task_wikilink.md', why: 'explicit .md' },
   { from: 'Test Data/link_in_task_wikilink.md', link: '[[a_pdf_file.pdf]]', expected: null, why: 'missing attachment' },
   { from: 'Test Data/link_in_task_wikilink_different_case.md', link: '[[liNk_in_YaMl]]', expected: 'Test Data/link_in_yaml.md', why: 'case-insensitive' },
   { from: 'Test Data/link_is_broken.md', link: '[[broken link - do not fix me]]', expected: null, why: 'broken on purpose' },
   { from: 'Test Data/links_everywhere.md', link: '[[link_in_yaml]]', expected: 'Test Data/link_in_yaml.md', kind: 'frontmatter', why: 'front-matter link' },
-  { from: 'Test Data/links_everywhere.md', link: '[[#A link in a link_in_heading]]', expected: 'Test Data/links_everywhere.md', kind: 'frontmatter', why: 'front-matter same-note heading' },
+  {
+    from: 'Test Data/links_everywhere.md',
+    link: '[[#A link in a link_in_heading]]',
+    expected: 'Test Data/links_everywhere.md',
+    kind: 'frontmatter',
+    why: 'front-matter same-note heading',
+  },
   { from: 'Test Data/links_everywhere.md', link: '[[link_in_heading]]', expected: 'Test Data/link_in_heading.md', why: 'link inside a heading' },
-  { from: 'Test Data/internal_heading_links.md', link: '[[Other File#Some Header]]', expected: 'Manual Testing/Internal Heading Links/Other File.md', why: 'heading in a note elsewhere' },
-  { from: 'Manual Testing/Seeing the Query as HTML/HTML from Query.md', link: '![[HTML from Query - select an element.png|400]]', expected: null, why: 'sized image embed, image left out' },
+  {
+    from: 'Test Data/internal_heading_links.md',
+    link: '[[Other File#Some Header]]',
+    expected: 'Manual Testing/Internal Heading Links/Other File.md',
+    why: 'heading in a note elsewhere',
+  },
+  {
+    from: 'Manual Testing/Seeing the Query as HTML/HTML from Query.md',
+    link: '![[HTML from Query - select an element.png|400]]',
+    expected: null,
+    why: 'sized image embed, image left out',
+  },
   { from: 'Test Attachments/Link to Access links file.md', link: '[[Access links]]', expected: 'How To/Access links.md', why: 'by name' },
-  { from: 'Other Plugins/Dataview/Parent-Child relationships - Searches.md', link: '![[Parent-Child relationships - Searches - Tasks#1.1 Original Order]]', expected: 'Other Plugins/Dataview/Parent-Child relationships - Searches - Tasks.md', why: 'heading embed, same folder' },
-  { from: 'Manual Testing/Task Toggling Scenarios/Embed Task in to Note.md', link: '![[#^ca47c7]]', expected: 'Manual Testing/Task Toggling Scenarios/Embed Task in to Note.md', why: 'same-note block embed' },
+  {
+    from: 'Other Plugins/Dataview/Parent-Child relationships - Searches.md',
+    link: '![[Parent-Child relationships - Searches - Tasks#1.1 Original Order]]',
+    expected: 'Other Plugins/Dataview/Parent-Child relationships - Searches - Tasks.md',
+    why: 'heading embed, same folder',
+  },
+  {
+    from: 'Manual Testing/Task Toggling Scenarios/Embed Task in to Note.md',
+    link: '![[#^ca47c7]]',
+    expected: 'Manual Testing/Task Toggling Scenarios/Embed Task in to Note.md',
+    why: 'same-note block embed',
+  },
 ];
 
 const tasksDemoNotLinks: NotALink[] = [
   { from: 'Manual Testing/Frontmatter/Project Search.md', text: "[[{{query.file.property('project')}}]]", why: 'fenced tasks block' },
   { from: 'Test Data/comments_html_style.md', text: '<!-- [[comments_markdown_style]]  -->', why: 'HTML comment, which Obsidian ignores too' },
-  { from: 'Test Data/comments_markdown_style.md', text: '%% [[comments_html_style]]  %%', why: 'Obsidian comment: hidden by Lucid, though Obsidian’s cache indexes it' },
+  {
+    from: 'Test Data/comments_markdown_style.md',
+    text: '%% [[comments_html_style]]  %%',
+    why: 'Obsidian comment: hidden by Lucid, though Obsidian’s cache indexes it',
+  },
 ];
 
 const kepano: HandResolved[] = [
@@ -162,11 +281,32 @@ const kepano: HandResolved[] = [
   { from: 'Clippings/Buy wisely.md', link: '[[Published]]', expected: null, why: 'unwritten note' },
   { from: 'Notes/Product usage analysis.md', link: '[[Buy wisely]]', expected: 'Clippings/Buy wisely.md', why: 'body link to another folder' },
   { from: 'Notes/Product usage analysis.md', link: '![[Products.base#Cost per use]]', expected: null, why: '.base view embed' },
-  { from: 'Notes/Evergreen notes turn ideas into objects that you can manipulate.md', link: '[[evergreen]]', expected: 'Categories/Evergreen.md', why: 'case-insensitive' },
-  { from: 'Notes/Evergreen notes turn ideas into objects that you can manipulate.md', link: '[[Evergreen]]', expected: 'Categories/Evergreen.md', why: 'front matter' },
-  { from: 'Notes/Evergreen notes turn ideas into objects that you can manipulate.md', link: '[[Everything is a remix]]', expected: null, why: 'unwritten note' },
+  {
+    from: 'Notes/Evergreen notes turn ideas into objects that you can manipulate.md',
+    link: '[[evergreen]]',
+    expected: 'Categories/Evergreen.md',
+    why: 'case-insensitive',
+  },
+  {
+    from: 'Notes/Evergreen notes turn ideas into objects that you can manipulate.md',
+    link: '[[Evergreen]]',
+    expected: 'Categories/Evergreen.md',
+    why: 'front matter',
+  },
+  {
+    from: 'Notes/Evergreen notes turn ideas into objects that you can manipulate.md',
+    link: '[[Everything is a remix]]',
+    expected: null,
+    why: 'unwritten note',
+  },
   { from: 'Notes/2023-09-12 Meeting with Steph.md', link: '[[Out of Control]]', expected: 'References/Out of Control.md', why: 'body link' },
-  { from: 'Notes/2023-09-12 Meeting with Steph.md', link: '[[Emergence]]', expected: null, kind: 'wikilink', why: 'unwritten, in the body as well as the front matter' },
+  {
+    from: 'Notes/2023-09-12 Meeting with Steph.md',
+    link: '[[Emergence]]',
+    expected: null,
+    kind: 'wikilink',
+    why: 'unwritten, in the body as well as the front matter',
+  },
   { from: 'Notes/2023-09-12 Meeting with Steph.md', link: '[[Steph Ango]]', expected: 'References/Steph Ango.md', why: 'front-matter list' },
   { from: 'References/Out of Control.md', link: '[[out-of-control.jpg]]', expected: null, why: 'cover image left out' },
   { from: 'References/Out of Control.md', link: '[[Kevin Kelly]]', expected: 'References/Kevin Kelly.md', why: 'front matter, same folder' },
@@ -177,9 +317,7 @@ const kepano: HandResolved[] = [
   { from: 'References/Kyoto.md', link: '![[Map.base#Location]]', expected: null, why: '.base view embed' },
 ];
 
-const kepanoNotLinks: NotALink[] = [
-  { from: 'Readme.md', text: '[Obsidian](https://obsidian.md/)', why: 'external URL' },
-];
+const kepanoNotLinks: NotALink[] = [{ from: 'Readme.md', text: '[Obsidian](https://obsidian.md/)', why: 'external URL' }];
 
 // This vault has 10 notes and 11 link-like texts; every one is here (7 links, 4 texts that are not links).
 const agentMemory: HandResolved[] = [
@@ -194,9 +332,21 @@ const agentMemory: HandResolved[] = [
 
 const agentMemoryNotLinks: NotALink[] = [
   { from: 'Home.md', text: '`[[note name]]`', why: 'code span' },
-  { from: 'templates/Session Note.md', text: '- "[[projects/{{project-name}}/{{project-name}}]]"', why: 'front matter that is not valid YAML (created: {{date}}) has no properties' },
-  { from: 'templates/Component Note.md', text: 'project: "[[projects/{{project-name}}/{{project-name}}]]"', why: 'front matter that is not valid YAML has no properties' },
-  { from: 'templates/Architecture Decision.md', text: 'project: "[[projects/{{project-name}}/{{project-name}}]]"', why: 'front matter that is not valid YAML has no properties' },
+  {
+    from: 'templates/Session Note.md',
+    text: '- "[[projects/{{project-name}}/{{project-name}}]]"',
+    why: 'front matter that is not valid YAML (created: {{date}}) has no properties',
+  },
+  {
+    from: 'templates/Component Note.md',
+    text: 'project: "[[projects/{{project-name}}/{{project-name}}]]"',
+    why: 'front matter that is not valid YAML has no properties',
+  },
+  {
+    from: 'templates/Architecture Decision.md',
+    text: 'project: "[[projects/{{project-name}}/{{project-name}}]]"',
+    why: 'front matter that is not valid YAML has no properties',
+  },
 ];
 
 describe.skipIf(!exists)('links in the fixture vaults, resolved by hand', () => {
@@ -222,9 +372,7 @@ describe.skipIf(!exists)('links in the fixture vaults, resolved by hand', () => 
 
     it('computes the backlinks of a note linked from bodies and front matter', () => {
       const vault = loadVault('obsidian-tasks-demo');
-      const linksByPath = new Map(
-        vault.files.filter((file) => file.endsWith('.md')).map((file) => [file, vault.linksOf(file)] as const),
-      );
+      const linksByPath = new Map(vault.files.filter((file) => file.endsWith('.md')).map((file) => [file, vault.linksOf(file)] as const));
       const backlinks = computeBacklinks(linksByPath, vault.resolver);
       expect(backlinks.get('Test Data/link_in_yaml.md')).toEqual([
         { from: 'Test Data/link_in_task_wikilink_different_case.md', line: 3 },
@@ -239,9 +387,7 @@ describe.skipIf(!exists)('links in the fixture vaults, resolved by hand', () => 
 
     it('computes the backlinks of a person linked only from front matter', () => {
       const vault = loadVault('kepano-obsidian');
-      const linksByPath = new Map(
-        vault.files.filter((file) => file.endsWith('.md')).map((file) => [file, vault.linksOf(file)] as const),
-      );
+      const linksByPath = new Map(vault.files.filter((file) => file.endsWith('.md')).map((file) => [file, vault.linksOf(file)] as const));
       expect(computeBacklinks(linksByPath, vault.resolver).get('References/Steph Ango.md')).toEqual([
         { from: 'Clippings/Buy wisely.md', line: 0 },
         { from: 'Clippings/In good hands.md', line: 0 },

@@ -30,7 +30,10 @@ describe.skipIf(!haveFixtures)('the real vaults in ../shared/fixtures', () => {
       const { root, cleanup } = copyFixture(name);
       cleanups.push(cleanup);
       const before = hashTree(root);
-      const linksBefore = linkTargets(root, [...before.keys()].filter((p) => !p.startsWith('.obsidian/')));
+      const linksBefore = linkTargets(
+        root,
+        [...before.keys()].filter((p) => !p.startsWith('.obsidian/')),
+      );
 
       const report = await initVault({ dir: root, env: { ...env, LUCID_USER: 'tester' }, fallbackUser: 'tester' });
       expect(report.commit).toMatch(/^[0-9a-f]{40}$/);
@@ -63,7 +66,10 @@ describe.skipIf(!haveFixtures)('the real vaults in ../shared/fixtures', () => {
         const sample = notes.find((n) => !n.problem && /[A-Za-z]{9,}/.test(n.body) && !n.path.startsWith('changelog')) ?? notes[0];
         const word = (sample.body.match(/[A-Za-z]{9,}/g) ?? [sample.title])[0];
         const hits = await vault.search(word, { limit: 200 });
-        expect(hits.map((h) => h.path), `searching "${word}"`).toContain(sample.path);
+        expect(
+          hits.map((h) => h.path),
+          `searching "${word}"`,
+        ).toContain(sample.path);
       } finally {
         vault.close();
       }

@@ -5,7 +5,7 @@ let vault: TempVault;
 afterEach(() => vault?.cleanup());
 
 describe('history, diffs and search through the vault', () => {
-  it('follows a note through a rename made outside Lucid, and shows each commit\'s diff', async () => {
+  it("follows a note through a rename made outside Lucid, and shows each commit's diff", async () => {
     vault = makeTempVault({ 'notes/old name.md': '# Plan\n\nfirst draft\n' });
     const v = await vault.open();
     const note = await v.readNote('notes/old name.md');
@@ -34,7 +34,13 @@ describe('history, diffs and search through the vault', () => {
     const { openVault } = await import('../../lib/vault/index');
     const v = await openVault({ root: `${vault.root}/docs/vault`, env: vault.env, fallbackUser: 'T' });
     const note = await v.readNote('a.md');
-    const edit = await v.edit({ actor: 'agent:tester', op: 'update', path: 'a.md', reason: 'r', changes: [{ path: 'a.md', content: 'two\n', expectedHash: note.hash }] });
+    const edit = await v.edit({
+      actor: 'agent:tester',
+      op: 'update',
+      path: 'a.md',
+      reason: 'r',
+      changes: [{ path: 'a.md', content: 'two\n', expectedHash: note.hash }],
+    });
     expect(vault.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').sort()).toEqual(['docs/vault/a.md', 'docs/vault/changelog.md']);
     const diff = await v.commitDiff(edit.commit, { path: 'a.md' });
     expect(diff.patch).toContain('+two');
@@ -47,7 +53,13 @@ describe('history, diffs and search through the vault', () => {
     vault = makeTempVault({ 'a.md': 'a\n' });
     const v = await vault.open();
     const note = await v.readNote('a.md');
-    const edit = await v.edit({ actor: 'agent:tester', op: 'append', path: 'a.md', reason: 'more', changes: [{ path: 'a.md', content: 'a\nb\n', expectedHash: note.hash }] });
+    const edit = await v.edit({
+      actor: 'agent:tester',
+      op: 'append',
+      path: 'a.md',
+      reason: 'more',
+      changes: [{ path: 'a.md', content: 'a\nb\n', expectedHash: note.hash }],
+    });
     expect((await v.commits()).byEdit(edit.editId)?.sha).toBe(edit.commit);
     vault.git(['reset', '-q', '--hard', 'HEAD~1']);
     const index = await v.commits();
@@ -59,7 +71,8 @@ describe('history, diffs and search through the vault', () => {
   it('search notices notes a person changed or added outside Lucid, and filters by type, project and folder', async () => {
     vault = makeTempVault({
       'projects/atlas.md': '---\ntype: project\nname: Atlas\nstatus: active\n---\n# Atlas\n\nBilling service.\n',
-      'decisions/queue.md': '---\ntype: decision\ndate: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: accepted\n---\n# Use a durable queue\n\nInvoices are retried from a durable queue.\n',
+      'decisions/queue.md':
+        '---\ntype: decision\ndate: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: accepted\n---\n# Use a durable queue\n\nInvoices are retried from a durable queue.\n',
       'Notes/misc.md': '# Misc\n\nNothing about invoices here, just retried words.\n',
     });
     let now = new Date(2026, 10, 15, 10, 0, 0).getTime();

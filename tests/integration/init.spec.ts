@@ -23,7 +23,7 @@ function folder(files: Record<string, string>): string {
 const git = (root: string, args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: env as NodeJS.ProcessEnv });
 
 describe('lucid init on a folder someone already uses', () => {
-  it('never adopts a person\'s own changelog.md, AGENTS.md or inbox/: it picks other names and records them', async () => {
+  it("never adopts a person's own changelog.md, AGENTS.md or inbox/: it picks other names and records them", async () => {
     const root = folder({
       'changelog.md': '# Changelog\n\nRelease notes.\n\n- 2025-06-01 shipped v2\n',
       'AGENTS.md': '# Agents\n\nMy own notes about agents.\n',

@@ -5,12 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isVaultError } from '../../lib/vault/errors';
-import {
-  SEARCH_SCHEMA_VERSION,
-  SearchIndex,
-  type FileStamp,
-  type IndexableNote,
-} from '../../lib/vault/search/search-index';
+import { SEARCH_SCHEMA_VERSION, SearchIndex, type FileStamp, type IndexableNote } from '../../lib/vault/search/search-index';
 
 let dir: string;
 let dbPath: string;
@@ -111,10 +106,7 @@ describe('SearchIndex ranking', () => {
   });
 
   it('ranks notes that match more of the question higher', () => {
-    indexNotes(
-      note('one.md', { body: 'postgres' }),
-      note('both.md', { body: 'postgres replication' }),
-    );
+    indexNotes(note('one.md', { body: 'postgres' }), note('both.md', { body: 'postgres replication' }));
     expect(paths('postgres replication setup')).toEqual(['both.md', 'one.md']);
   });
 
@@ -234,10 +226,7 @@ describe('SearchIndex filters', () => {
   });
 
   it('filters by type', () => {
-    expect(paths('database', { type: 'decision' }).sort()).toEqual([
-      'decisions/2023/use-redis.md',
-      'decisions/use-postgres.md',
-    ]);
+    expect(paths('database', { type: 'decision' }).sort()).toEqual(['decisions/2023/use-redis.md', 'decisions/use-postgres.md']);
     expect(paths('database', { type: 'person' })).toEqual([]);
   });
 
@@ -247,10 +236,7 @@ describe('SearchIndex filters', () => {
   });
 
   it('filters by folder on whole path segments, including subfolders', () => {
-    expect(paths('database', { folder: 'decisions' }).sort()).toEqual([
-      'decisions/2023/use-redis.md',
-      'decisions/use-postgres.md',
-    ]);
+    expect(paths('database', { folder: 'decisions' }).sort()).toEqual(['decisions/2023/use-redis.md', 'decisions/use-postgres.md']);
     expect(paths('database', { folder: 'Daily Notes/2023' })).toEqual(['Daily Notes/2023/2023-01-02.md']);
     expect(paths('database', { folder: '/Daily Notes/2023/' })).toEqual(['Daily Notes/2023/2023-01-02.md']);
     expect(paths('database', { folder: 'Daily Notes/20' })).toEqual([]);
@@ -266,20 +252,14 @@ describe('SearchIndex filters', () => {
   });
 
   it('combines filters', () => {
-    expect(paths('database', { type: 'decision', folder: 'decisions/2023', project: 'projects/zephyr.md' })).toEqual([
-      'decisions/2023/use-redis.md',
-    ]);
-    expect(paths('database', { type: 'decision', project: 'projects/atlas.md', folder: 'decisions/2023' })).toEqual(
-      [],
-    );
+    expect(paths('database', { type: 'decision', folder: 'decisions/2023', project: 'projects/zephyr.md' })).toEqual(['decisions/2023/use-redis.md']);
+    expect(paths('database', { type: 'decision', project: 'projects/atlas.md', folder: 'decisions/2023' })).toEqual([]);
   });
 
-  it('leaves out Lucid\'s own files unless asked', () => {
+  it("leaves out Lucid's own files unless asked", () => {
     const everyday = paths('database', { limit: 200 });
     expect(everyday).toHaveLength(8);
-    expect(everyday.some((p) => p.startsWith('inbox/') || p.startsWith('changelog') || p.startsWith('evals/'))).toBe(
-      false,
-    );
+    expect(everyday.some((p) => p.startsWith('inbox/') || p.startsWith('changelog') || p.startsWith('evals/'))).toBe(false);
     expect(paths('database', { includeSystem: true, limit: 200 })).toHaveLength(12);
   });
 
@@ -417,9 +397,7 @@ describe('SearchIndex sync', () => {
   it('refuses a malformed listing or a note loaded under another path', () => {
     const a = note('a.md');
     for (const bad of ['', '/abs.md', 'win\\path.md']) {
-      expect(() => index.sync([{ path: bad, mtimeMs: 1, size: 1 }], () => null)).toThrow(
-        expect.objectContaining({ code: 'invalid_input' }),
-      );
+      expect(() => index.sync([{ path: bad, mtimeMs: 1, size: 1 }], () => null)).toThrow(expect.objectContaining({ code: 'invalid_input' }));
     }
     let error: unknown;
     try {
@@ -471,11 +449,9 @@ describe('SearchIndex upsert and remove', () => {
     expect(loads).toBe(0);
   });
 
-  it('refuses a note whose path is not its stamp\'s', () => {
+  it("refuses a note whose path is not its stamp's", () => {
     const a = note('a.md');
-    expect(() => index.upsert(a, { path: 'b.md', mtimeMs: 1, size: 0 })).toThrow(
-      expect.objectContaining({ code: 'invalid_input' }),
-    );
+    expect(() => index.upsert(a, { path: 'b.md', mtimeMs: 1, size: 0 })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
   });
 
   it('removes a note, and ignores a path that is not indexed', () => {
@@ -549,9 +525,7 @@ describe('SearchIndex schema', () => {
   it('reports a path it cannot create as an io_error', () => {
     const blocker = path.join(dir, 'file');
     fs.writeFileSync(blocker, '');
-    expect(() => SearchIndex.open(path.join(blocker, 'search.db'))).toThrow(
-      expect.objectContaining({ code: 'io_error' }),
-    );
+    expect(() => SearchIndex.open(path.join(blocker, 'search.db'))).toThrow(expect.objectContaining({ code: 'io_error' }));
   });
 
   it('sees notes another connection wrote', () => {

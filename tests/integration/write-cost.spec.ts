@@ -102,7 +102,7 @@ describe('what one agent append costs', () => {
     expect(cost()).toEqual({ noteReads: 1, parses: 0, git: [] });
   });
 
-  it('a person\'s uncommitted edit adds one hash-object and their own commit, still one read and one parse', async () => {
+  it("a person's uncommitted edit adds one hash-object and their own commit, still one read and one parse", async () => {
     const { tv, vault, session, reset, cost } = await countedVault({ [NOTE]: NOTE_TEXT });
     tv.write(NOTE, `${NOTE_TEXT}A line the person typed.\n`);
     reset();

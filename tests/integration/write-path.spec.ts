@@ -10,17 +10,7 @@ import { VaultError } from '../../lib/vault/errors';
 import { nodeFs, type VaultFs } from '../../lib/vault/fs';
 import type { Vault } from '../../lib/vault/vault';
 import type { EditRequest } from '../../lib/vault/write/edit-types';
-import {
-  DEFAULT_START,
-  TEST_EMAIL,
-  TEST_PERSON,
-  findTempFiles,
-  makeTempVault,
-  sha256,
-  snapshot,
-  steppingClock,
-  type TempVault,
-} from '../support/temp-vault';
+import { DEFAULT_START, TEST_EMAIL, TEST_PERSON, findTempFiles, makeTempVault, sha256, snapshot, steppingClock, type TempVault } from '../support/temp-vault';
 
 const AGENT = 'agent:test-agent';
 const PERSON = `human:${TEST_PERSON}`;
@@ -69,20 +59,12 @@ function edit(vault: Vault, request: Partial<EditRequest> & { changes: EditReque
 
 /** `git show --name-status` of a commit, one `X\tpath` per file, sorted. */
 function nameStatus(tv: TempVault, rev = 'HEAD'): string[] {
-  return tv
-    .git(['show', '--name-status', '--format=', rev, '--'])
-    .split('\n')
-    .filter(Boolean)
-    .sort();
+  return tv.git(['show', '--name-status', '--format=', rev, '--']).split('\n').filter(Boolean).sort();
 }
 
 /** `git show --name-only` of a commit, sorted. */
 function namesIn(tv: TempVault, rev = 'HEAD'): string[] {
-  return tv
-    .git(['show', '--name-only', '--format=', rev, '--'])
-    .split('\n')
-    .filter(Boolean)
-    .sort();
+  return tv.git(['show', '--name-only', '--format=', rev, '--']).split('\n').filter(Boolean).sort();
 }
 
 /** The trailers git itself finds in a commit message, in order. */
@@ -142,9 +124,7 @@ describe('an edit is exactly one commit with its changelog line', () => {
     expect(tv.git(['log', '-1', '--format=%an|%cn|%ce|%at'])).toBe(`${AGENT}|${TEST_PERSON}|${TEST_EMAIL}|${DEFAULT_START.getTime() / 1000}\n`);
 
     const lines = changelogLinesOf(showFile(tv, 'HEAD', 'changelog.md'));
-    expect(lines).toEqual([
-      `- 2026-11-15 10:00 · ${AGENT} · create [[notes/new]] · record the new thing · [[sessions/${SESSION}|session]] ^${result.editId}`,
-    ]);
+    expect(lines).toEqual([`- 2026-11-15 10:00 · ${AGENT} · create [[notes/new]] · record the new thing · [[sessions/${SESSION}|session]] ^${result.editId}`]);
     expect(parseChangelogLine(lines[0])).toMatchObject({ actor: AGENT, op: 'create', target: 'notes/new.md', session: SESSION, editId: result.editId });
   });
 
@@ -219,8 +199,8 @@ describe('an edit is exactly one commit with its changelog line', () => {
   });
 });
 
-describe('a person\'s uncommitted work', () => {
-  it('a change the person staged in another file stays staged and out of the agent\'s commit', async () => {
+describe("a person's uncommitted work", () => {
+  it("a change the person staged in another file stays staged and out of the agent's commit", async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT, 'notes/other.md': 'other v1\n', 'notes/third.md': 'third v1\n' });
     const vault = await openIn(tv);
     tv.write('notes/other.md', 'other v2, staged by the person\n');
@@ -233,16 +213,12 @@ describe('a person\'s uncommitted work', () => {
     expect(namesIn(tv)).toEqual(['changelog.md', NOTE]);
     expect(tv.git(['diff', '--cached', '--name-only'])).toBe('notes/other.md\n');
     expect(tv.git(['show', ':notes/other.md'])).toBe('other v2, staged by the person\n');
-    expect(tv.git(['status', '--porcelain']).split('\n').filter(Boolean).sort()).toEqual([
-      ' M notes/third.md',
-      '?? notes/untracked.md',
-      'M  notes/other.md',
-    ]);
+    expect(tv.git(['status', '--porcelain']).split('\n').filter(Boolean).sort()).toEqual([' M notes/third.md', '?? notes/untracked.md', 'M  notes/other.md']);
     expect(tv.read('notes/third.md')).toBe('third v2, not staged\n');
     expect(tv.read('notes/untracked.md')).toBe('brand new\n');
   });
 
-  it('a person\'s uncommitted edit of the target is committed as theirs first, then the agent\'s edit', async () => {
+  it("a person's uncommitted edit of the target is committed as theirs first, then the agent's edit", async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
     const vault = await openIn(tv);
     const before = tv.commitCount();
@@ -287,7 +263,7 @@ describe('a person\'s uncommitted work', () => {
     tv.write(NOTE, personText);
     const before = snapshot(tv.root);
 
-    const error = await refusal(edit(vault, { changes: [{ path: NOTE, content: 'the agent\'s version\n', expectedHash: stale }] }));
+    const error = await refusal(edit(vault, { changes: [{ path: NOTE, content: "the agent's version\n", expectedHash: stale }] }));
 
     expect(error.code).toBe('conflict');
     expect(error.message).toContain(NOTE);
@@ -357,7 +333,7 @@ describe('changes computed under the lock', () => {
 });
 
 describe('line-ending filters', () => {
-  it('a CRLF note in a text=auto repository is not mistaken for a person\'s uncommitted edit', async () => {
+  it("a CRLF note in a text=auto repository is not mistaken for a person's uncommitted edit", async () => {
     const tv = tempVault({ '.gitattributes': '* text=auto\n', 'notes/win.md': 'line one\r\nline two\r\n' });
     tv.write('notes/win.md', 'line one\r\nline two\r\n');
     expect(tv.git(['status', '--porcelain'])).toBe('');
@@ -378,7 +354,13 @@ describe('notes that break the rules', () => {
     const decision = '---\ntype: decision\ndate: 2026-11-15\nstatus: accepted\n---\n\nUse Postgres.\n';
 
     const error = await refusal(
-      vault.edit({ actor: AGENT, op: 'create', path: 'decisions/use-postgres.md', reason: 'decided', changes: [{ path: 'decisions/use-postgres.md', content: decision, expectedHash: null }] }),
+      vault.edit({
+        actor: AGENT,
+        op: 'create',
+        path: 'decisions/use-postgres.md',
+        reason: 'decided',
+        changes: [{ path: 'decisions/use-postgres.md', content: decision, expectedHash: null }],
+      }),
     );
 
     expect(error.code).toBe('schema_violation');
@@ -397,7 +379,9 @@ describe('notes that break the rules', () => {
     const before = snapshot(tv.root);
 
     const error = await refusal(
-      edit(vault, { changes: [{ path: 'decisions/d.md', content: '---\ntype: decision\ndate: soon\nproject: atlas\nstatus: maybe\n---\n', expectedHash: sha256(valid) }] }),
+      edit(vault, {
+        changes: [{ path: 'decisions/d.md', content: '---\ntype: decision\ndate: soon\nproject: atlas\nstatus: maybe\n---\n', expectedHash: sha256(valid) }],
+      }),
     );
 
     expect(error.code).toBe('schema_violation');
@@ -406,13 +390,15 @@ describe('notes that break the rules', () => {
   });
 
   it('an agent may not rewrite a note whose front matter is broken; the file stays byte for byte', async () => {
-    const broken = '---\ntitle: [unclosed\ntags: a\n---\n\nThe person\'s text.\n';
+    const broken = "---\ntitle: [unclosed\ntags: a\n---\n\nThe person's text.\n";
     const tv = tempVault({ 'notes/broken.md': broken });
     const vault = await openIn(tv);
     const before = snapshot(tv.root);
 
     const write = await refusal(edit(vault, { changes: [{ path: 'notes/broken.md', content: '---\ntitle: fixed\n---\n', expectedHash: sha256(broken) }] }));
-    const remove = await refusal(vault.edit({ actor: AGENT, op: 'delete', path: 'notes/broken.md', reason: 'x', changes: [{ path: 'notes/broken.md', content: null }] }));
+    const remove = await refusal(
+      vault.edit({ actor: AGENT, op: 'delete', path: 'notes/broken.md', reason: 'x', changes: [{ path: 'notes/broken.md', content: null }] }),
+    );
 
     expect(write.code).toBe('invalid_frontmatter');
     expect(write.message).toContain('notes/broken.md');
@@ -437,7 +423,13 @@ describe('notes that break the rules', () => {
     const tv = tempVault({ 'notes/broken.md': broken });
     const vault = await openIn(tv);
 
-    await vault.edit({ actor: PERSON, op: 'update', path: 'notes/broken.md', reason: 'fixed', changes: [{ path: 'notes/broken.md', content: '---\ntitle: fixed\n---\n', expectedHash: sha256(broken) }] });
+    await vault.edit({
+      actor: PERSON,
+      op: 'update',
+      path: 'notes/broken.md',
+      reason: 'fixed',
+      changes: [{ path: 'notes/broken.md', content: '---\ntitle: fixed\n---\n', expectedHash: sha256(broken) }],
+    });
 
     expect(tv.read('notes/broken.md')).toBe('---\ntitle: fixed\n---\n');
     expect(trailersOf(tv)[0]).toEqual(['Lucid-Actor', PERSON]);
@@ -622,7 +614,9 @@ describe('staying inside the vault', () => {
 
     const write = await refusal(edit(vault, { changes: [{ path: 'notes/link.md', content: 'overwritten\n', expectedHash: sha256('secret\n') }] }));
     const writeUnchecked = await refusal(edit(vault, { changes: [{ path: 'notes/link.md', content: 'overwritten\n' }] }));
-    const remove = await refusal(vault.edit({ actor: AGENT, op: 'delete', path: 'notes/link.md', reason: 'x', changes: [{ path: 'notes/link.md', content: null }] }));
+    const remove = await refusal(
+      vault.edit({ actor: AGENT, op: 'delete', path: 'notes/link.md', reason: 'x', changes: [{ path: 'notes/link.md', content: null }] }),
+    );
     const read = await refusal(vault.readNote('notes/link.md'));
     const bytes = await refusal(vault.readFileBytes('notes/link.md'));
 
@@ -642,10 +636,16 @@ describe('staying inside the vault', () => {
     const vault = await openIn(tv);
     const before = snapshot(tv.root);
 
-    const create = await refusal(vault.edit({ actor: AGENT, op: 'create', path: 'linked/new.md', reason: 'x', changes: [{ path: 'linked/new.md', content: 'x\n', expectedHash: null }] }));
-    const nested = await refusal(vault.edit({ actor: AGENT, op: 'create', path: 'linked/deeper/new.md', reason: 'x', changes: [{ path: 'linked/deeper/new.md', content: 'x\n' }] }));
+    const create = await refusal(
+      vault.edit({ actor: AGENT, op: 'create', path: 'linked/new.md', reason: 'x', changes: [{ path: 'linked/new.md', content: 'x\n', expectedHash: null }] }),
+    );
+    const nested = await refusal(
+      vault.edit({ actor: AGENT, op: 'create', path: 'linked/deeper/new.md', reason: 'x', changes: [{ path: 'linked/deeper/new.md', content: 'x\n' }] }),
+    );
     const update = await refusal(edit(vault, { changes: [{ path: 'linked/secret.md', content: 'overwritten\n' }] }));
-    const remove = await refusal(vault.edit({ actor: AGENT, op: 'delete', path: 'linked/secret.md', reason: 'x', changes: [{ path: 'linked/secret.md', content: null }] }));
+    const remove = await refusal(
+      vault.edit({ actor: AGENT, op: 'delete', path: 'linked/secret.md', reason: 'x', changes: [{ path: 'linked/secret.md', content: null }] }),
+    );
     const read = await refusal(vault.readNote('linked/secret.md'));
 
     for (const error of [create, nested, update, remove, read]) expect(error.code).toBe('forbidden');
@@ -735,7 +735,9 @@ describe('file-system faults', () => {
     const vault = await openIn(tv, { fs: faultyFs('rename', 'EACCES') });
     const before = snapshot(tv.root);
 
-    const error = await refusal(vault.edit({ actor: AGENT, op: 'create', path: 'fresh/new.md', reason: 'x', changes: [{ path: 'fresh/new.md', content: 'x\n', expectedHash: null }] }));
+    const error = await refusal(
+      vault.edit({ actor: AGENT, op: 'create', path: 'fresh/new.md', reason: 'x', changes: [{ path: 'fresh/new.md', content: 'x\n', expectedHash: null }] }),
+    );
 
     expect(error.code).toBe('io_error');
     expect(tv.exists('fresh/new.md')).toBe(false);
@@ -835,7 +837,10 @@ describe('concurrent writers', () => {
 
     const total = workers.length * perWorker;
     expect(tv.commitCount()).toBe(before + total);
-    const ops = tv.git(['log', `-${total}`, '--format=%(trailers:key=Lucid-Op,valueonly)']).split('\n').filter(Boolean);
+    const ops = tv
+      .git(['log', `-${total}`, '--format=%(trailers:key=Lucid-Op,valueonly)'])
+      .split('\n')
+      .filter(Boolean);
     expect(ops).toEqual(Array(total).fill('append'));
     const commits = new Set(summaries.flatMap((s) => s.commits));
     expect(commits.size).toBe(total);
@@ -901,7 +906,7 @@ describe('locks and crash leftovers', () => {
 });
 
 describe('changelog rotation', () => {
-  it('the first edit in December moves November\'s lines to changelog/2026-11.md in the same commit', async () => {
+  it("the first edit in December moves November's lines to changelog/2026-11.md in the same commit", async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
     const clock = steppingClock(new Date(2026, 10, 20, 9, 0));
     const vault = await openIn(tv, { clock });
@@ -987,7 +992,10 @@ describe('reading hostile notes', () => {
     ]);
 
     const before = snapshot(tv.root);
-    for (const [file, bytes] of [['notes/image.md', png], ['notes/latin1.md', latin1]] as const) {
+    for (const [file, bytes] of [
+      ['notes/image.md', png],
+      ['notes/latin1.md', latin1],
+    ] as const) {
       const error = await refusal(edit(vault, { changes: [{ path: file, content: 'replaced\n', expectedHash: sha256(bytes) }] }));
       expect(error.message).toContain(file);
       expect(tv.readBytes(file).equals(bytes)).toBe(true);

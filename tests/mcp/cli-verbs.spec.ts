@@ -39,12 +39,62 @@ describe('the agent verbs of the CLI', () => {
     expect(json(lucid(tv, ['session', 'list', '--json']))).toEqual([expect.objectContaining({ session, agent: 'agent:aider' })]);
 
     const steps: { args: string[]; input?: string; op: string; file: RegExp }[] = [
-      { args: ['write', 'notes/flaky.md', '--session', session, '--mode', 'create', '--content', '# Flaky tests\n', '--reason', 'started a list'], op: 'create', file: /^notes\/flaky\.md$/ },
-      { args: ['write', 'notes/flaky.md', '--session', session, '--mode', 'set_fields', '--field', 'status=draft', '--field', 'count=2', '--reason', 'draft'], op: 'update', file: /^notes\/flaky\.md$/ },
-      { args: ['propose', 'projects/atlas.md', '--session', session, '--action', 'append', '--content', 'Flaky tests live in notes/flaky.md.', '--reason', 'link it', '--confidence', '0.5'], op: 'create', file: /^inbox\/.*-atlas\.md$/ },
-      { args: ['decide', '--session', session, '--project', 'atlas', '--title', 'Quarantine flaky tests', '--decision', 'Quarantine them.', '--rationale', 'They block merges.'], op: 'create', file: /^decisions\/atlas-quarantine-flaky-tests\.md$/ },
-      { args: ['molt', 'quarantine-tests', '--session', session, '--file', '-', '--trigger', 'a test is flaky', '--reason', 'the steps'], input: '1. Tag it.\n2. Open an issue.\n', op: 'molt', file: /^skills\/quarantine-tests\.md$/ },
-      { args: ['session', 'end', session, '--summary', 'Documented flaky tests.', '--next', 'Review quarantine weekly'], op: 'create', file: new RegExp(`^sessions/${session}\\.md$`) },
+      {
+        args: ['write', 'notes/flaky.md', '--session', session, '--mode', 'create', '--content', '# Flaky tests\n', '--reason', 'started a list'],
+        op: 'create',
+        file: /^notes\/flaky\.md$/,
+      },
+      {
+        args: ['write', 'notes/flaky.md', '--session', session, '--mode', 'set_fields', '--field', 'status=draft', '--field', 'count=2', '--reason', 'draft'],
+        op: 'update',
+        file: /^notes\/flaky\.md$/,
+      },
+      {
+        args: [
+          'propose',
+          'projects/atlas.md',
+          '--session',
+          session,
+          '--action',
+          'append',
+          '--content',
+          'Flaky tests live in notes/flaky.md.',
+          '--reason',
+          'link it',
+          '--confidence',
+          '0.5',
+        ],
+        op: 'create',
+        file: /^inbox\/.*-atlas\.md$/,
+      },
+      {
+        args: [
+          'decide',
+          '--session',
+          session,
+          '--project',
+          'atlas',
+          '--title',
+          'Quarantine flaky tests',
+          '--decision',
+          'Quarantine them.',
+          '--rationale',
+          'They block merges.',
+        ],
+        op: 'create',
+        file: /^decisions\/atlas-quarantine-flaky-tests\.md$/,
+      },
+      {
+        args: ['molt', 'quarantine-tests', '--session', session, '--file', '-', '--trigger', 'a test is flaky', '--reason', 'the steps'],
+        input: '1. Tag it.\n2. Open an issue.\n',
+        op: 'molt',
+        file: /^skills\/quarantine-tests\.md$/,
+      },
+      {
+        args: ['session', 'end', session, '--summary', 'Documented flaky tests.', '--next', 'Review quarantine weekly'],
+        op: 'create',
+        file: new RegExp(`^sessions/${session}\\.md$`),
+      },
     ];
     for (const step of steps) {
       const commits = tv.commitCount();
@@ -54,7 +104,10 @@ describe('the agent verbs of the CLI', () => {
       expect(tv.commitCount()).toBe(commits + 1);
       expect(trailersOf(tv)).toMatchObject({ 'Lucid-Actor': 'agent:aider', 'Lucid-Op': step.op, 'Lucid-Session': session });
       const files = filesOf(tv);
-      expect(files.some((f) => step.file.test(f)), `${step.args[0]}: ${files.join(', ')}`).toBe(true);
+      expect(
+        files.some((f) => step.file.test(f)),
+        `${step.args[0]}: ${files.join(', ')}`,
+      ).toBe(true);
     }
     expect(changelogLines(tv)).toHaveLength(steps.length);
     expect(fieldOf(tv.read('notes/flaky.md'), 'count')).toBe('2');
@@ -89,7 +142,10 @@ describe('the agent verbs of the CLI', () => {
     for (const client of ['claude-code', 'claude-desktop', 'cursor', 'vscode']) {
       const result = lucid(tv, ['mcp', '--print-config', client]);
       expect(result.code, client).toBe(0);
-      const config = JSON.parse(result.stdout) as { mcpServers?: Record<string, { command: string; args: string[] }>; servers?: Record<string, { command: string; args: string[] }> };
+      const config = JSON.parse(result.stdout) as {
+        mcpServers?: Record<string, { command: string; args: string[] }>;
+        servers?: Record<string, { command: string; args: string[] }>;
+      };
       const server = (config.mcpServers ?? config.servers ?? {}).lucid;
       expect(path.isAbsolute(server.command), client).toBe(true);
       expect(server.args).toEqual([BIN, 'mcp', '--vault', tv.root]);

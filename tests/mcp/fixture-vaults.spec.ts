@@ -24,17 +24,46 @@ describe.skipIf(!haveFixtures)('the whole protocol on lucid init-ed copies of th
         const hits = ok<{ results: { path: string }[] }>(await mcp.call('search_notes', { query: 'how is this organised' }));
         const readable = hits.results.length > 0 ? hits.results[0].path : 'AGENTS.md';
         ok(await mcp.call('read_note', { path: readable }));
-        ok(await mcp.call('write_note', { session, path: 'agent-notes/overview.md', mode: 'create', content: '# Overview\n\nWhat I learned.\n', reason: 'first notes' }));
+        ok(
+          await mcp.call('write_note', {
+            session,
+            path: 'agent-notes/overview.md',
+            mode: 'create',
+            content: '# Overview\n\nWhat I learned.\n',
+            reason: 'first notes',
+          }),
+        );
         ok(await mcp.call('write_note', { session, path: 'agent-notes/overview.md', mode: 'append', content: '\n- one more thing\n', reason: 'add a point' }));
-        ok(await mcp.call('propose_to_inbox', { session, target: 'agent-notes/overview.md', action: 'append', content: '\n- unsure\n', reason: 'not sure this is right', confidence: 0.3 }));
-        ok(await mcp.call('molt_skill', { session, name: 'read-this-vault', content: '# Read this vault\n\n1. Start at the index.\n', trigger: 'a task in this vault', reason: 'first version' }));
+        ok(
+          await mcp.call('propose_to_inbox', {
+            session,
+            target: 'agent-notes/overview.md',
+            action: 'append',
+            content: '\n- unsure\n',
+            reason: 'not sure this is right',
+            confidence: 0.3,
+          }),
+        );
+        ok(
+          await mcp.call('molt_skill', {
+            session,
+            name: 'read-this-vault',
+            content: '# Read this vault\n\n1. Start at the index.\n',
+            trigger: 'a task in this vault',
+            reason: 'first version',
+          }),
+        );
         const ended = ok<{ path: string }>(await mcp.call('end_session', { session, summary: 'looked around', outcome: 'done' }));
         expect(ended.path.startsWith(`${report.layout.sessions}/`)).toBe(true);
 
         const commits = Number(git(['rev-list', '--count', 'HEAD']).trim()) - headBefore;
         expect(commits).toBe(5);
-        const lines = git(['show', `HEAD~5:${report.layout.changelog}`]).split('\n').filter((l) => parseChangelogLine(l));
-        const now = git(['show', `HEAD:${report.layout.changelog}`]).split('\n').filter((l) => parseChangelogLine(l));
+        const lines = git(['show', `HEAD~5:${report.layout.changelog}`])
+          .split('\n')
+          .filter((l) => parseChangelogLine(l));
+        const now = git(['show', `HEAD:${report.layout.changelog}`])
+          .split('\n')
+          .filter((l) => parseChangelogLine(l));
         expect(now.length - lines.length).toBe(5);
         for (let i = 0; i < 5; i += 1) {
           const message = git(['log', '-1', '--format=%B', `HEAD~${i}`]);

@@ -47,7 +47,8 @@ async function spawnServer(tv: TempVault): Promise<Server> {
     client,
     transport,
     stderr: () => stderr,
-    call: async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Record<string, unknown> },
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Record<string, unknown> },
   };
   servers.push(server);
   return server;
@@ -75,7 +76,9 @@ describe('lucid mcp over stdio', () => {
     const { tools } = await server.client.listTools();
     expect(tools).toHaveLength(8);
 
-    const started = ok(await server.call('start_session', { agent: 'claude-code', task: 'Fix the flaky webhook tests', repo: 'https://github.com/example-team/atlas' }));
+    const started = ok(
+      await server.call('start_session', { agent: 'claude-code', task: 'Fix the flaky webhook tests', repo: 'https://github.com/example-team/atlas' }),
+    );
     const session = started.session as string;
     expect(started.project).toBe('projects/atlas.md');
     ok(await server.call('search_notes', { query: 'postgres ledger' }));
@@ -83,9 +86,17 @@ describe('lucid mcp over stdio', () => {
 
     const before = tv.commitCount();
     const writes: [string, Record<string, unknown>, string][] = [
-      ['write_note', { session, path: 'notes/handbook.md', mode: 'append', content: 'Retry webhooks with backoff.', expected_hash: read.hash, reason: 'retry rule' }, 'append'],
+      [
+        'write_note',
+        { session, path: 'notes/handbook.md', mode: 'append', content: 'Retry webhooks with backoff.', expected_hash: read.hash, reason: 'retry rule' },
+        'append',
+      ],
       ['propose_to_inbox', { session, target: 'projects/atlas.md', action: 'append', content: 'Webhooks retry.', reason: 'maybe', confidence: 0.4 }, 'create'],
-      ['record_decision', { session, project: 'atlas', title: 'Retry webhooks for a day', decision: 'Retry for 24 hours.', rationale: 'Customers go down for hours.' }, 'create'],
+      [
+        'record_decision',
+        { session, project: 'atlas', title: 'Retry webhooks for a day', decision: 'Retry for 24 hours.', rationale: 'Customers go down for hours.' },
+        'create',
+      ],
       ['molt_skill', { session, name: 'triage-flaky-tests', content: '1. Run it 50 times.\n', reason: 'more runs' }, 'molt'],
       ['end_session', { session, summary: 'Wrote the retry rule and its decision.', next_steps: ['Measure retries'] }, 'create'],
     ];
@@ -109,7 +120,14 @@ describe('lucid mcp over stdio', () => {
     expect(tv.git(['status', '--porcelain'])).toBe('');
 
     await server.client.close();
-    await waitFor(() => { try { process.kill(pid!, 0); return false; } catch { return true; } }, 10_000);
+    await waitFor(() => {
+      try {
+        process.kill(pid!, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 10_000);
     expect(server.stderr()).toContain('lucid mcp: serving');
     expect(tv.commitCount()).toBe(before + writes.length);
   });
@@ -135,7 +153,7 @@ describe('lucid mcp over stdio', () => {
     expect(tv.git(['status', '--porcelain'])).toBe('');
   });
 
-  it('ends its sessions as abandoned on SIGTERM; a killed server\'s sessions are ended by the next server', async () => {
+  it("ends its sessions as abandoned on SIGTERM; a killed server's sessions are ended by the next server", async () => {
     const tv = tempVault();
     const terminated = await spawnServer(tv);
     const first = ok(await terminated.call('start_session', { agent: 'cursor', task: 'one' })).session as string;
@@ -147,7 +165,14 @@ describe('lucid mcp over stdio', () => {
     const second = ok(await killed.call('start_session', { agent: 'cursor', task: 'two' })).session as string;
     const pid = killed.transport.pid!;
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => { try { process.kill(pid, 0); return false; } catch { return true; } }, 10_000);
+    await waitFor(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 10_000);
     expect(tv.exists(`sessions/${second}.md`)).toBe(false);
     const next = await spawnServer(tv);
     await next.client.listTools();
@@ -170,7 +195,9 @@ describe('lucid mcp over stdio', () => {
     const perWorker = 50;
     const started = Date.now();
     const connected = await Promise.all(workers.map(() => spawnServer(tv)));
-    const sessions = await Promise.all(connected.map(async (s, i) => ok(await s.call('start_session', { agent: `worker-${i + 1}`, task: 'append tokens' })).session as string));
+    const sessions = await Promise.all(
+      connected.map(async (s, i) => ok(await s.call('start_session', { agent: `worker-${i + 1}`, task: 'append tokens' })).session as string),
+    );
     let go!: () => void;
     const barrier = new Promise<void>((resolve) => {
       go = resolve;
@@ -179,7 +206,13 @@ describe('lucid mcp over stdio', () => {
       await barrier;
       for (let i = 0; i < perWorker; i += 1) {
         const token = `token-${workers[w]}-${String(i).padStart(3, '0')}`;
-        const result = await server.call('write_note', { session: sessions[w], path: notes[(i + w) % notes.length], mode: 'append', content: token, reason: `append ${token}` });
+        const result = await server.call('write_note', {
+          session: sessions[w],
+          path: notes[(i + w) % notes.length],
+          mode: 'append',
+          content: token,
+          reason: `append ${token}`,
+        });
         expect(result.isError, `${token}: ${JSON.stringify(result.content)}`).toBeFalsy();
       }
       ok(await server.call('end_session', { session: sessions[w], summary: `appended ${perWorker} tokens` }));
@@ -192,13 +225,19 @@ describe('lucid mcp over stdio', () => {
     for (const worker of workers) {
       for (let i = 0; i < perWorker; i += 1) {
         const token = `token-${worker}-${String(i).padStart(3, '0')}`;
-        expect(all.filter((line) => line === token), token).toHaveLength(1);
+        expect(
+          all.filter((line) => line === token),
+          token,
+        ).toHaveLength(1);
       }
     }
     expect(all.filter((line) => line.startsWith('token-'))).toHaveLength(workers.length * perWorker);
     const total = workers.length * perWorker;
     expect(tv.commitCount()).toBe(before + total + workers.length);
-    const ops = tv.git(['log', `-${total + workers.length}`, '--format=%(trailers:key=Lucid-Op,valueonly)']).split('\n').filter(Boolean);
+    const ops = tv
+      .git(['log', `-${total + workers.length}`, '--format=%(trailers:key=Lucid-Op,valueonly)'])
+      .split('\n')
+      .filter(Boolean);
     expect(ops.filter((op) => op === 'append')).toHaveLength(total);
     expect(changelogLines(tv)).toHaveLength(total + workers.length);
     expect(tv.git(['status', '--porcelain'])).toBe('');

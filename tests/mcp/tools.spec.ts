@@ -56,7 +56,11 @@ async function oneCommit(tv: TempVault, session: string, run: () => Promise<void
   const files = filesOf(tv);
   expect(files).toHaveLength(expected.files.length + 1);
   expect(files).toContain('changelog.md');
-  for (const file of expected.files) expect(files.some((f) => (typeof file === 'string' ? f === file : file.test(f))), String(file)).toBe(true);
+  for (const file of expected.files)
+    expect(
+      files.some((f) => (typeof file === 'string' ? f === file : file.test(f))),
+      String(file),
+    ).toBe(true);
   expect(changelogLines(tv)[0]).toContain(`^${trailers['Lucid-Edit']}`);
   expect(changelogLines(tv)[0]).toContain(`[[sessions/${session}|session]]`);
   expect(tv.git(['status', '--porcelain'])).toBe('');
@@ -118,7 +122,7 @@ describe('start_session', () => {
     expect(fs.existsSync(path.join(tv.root, '.lucid', 'sessions', `${data.session}.jsonl`))).toBe(true);
   });
 
-  it('does not report installing Lucid as a person\'s correction', async () => {
+  it("does not report installing Lucid as a person's correction", async () => {
     const tv = makeTempVault({ 'notes/a.md': '# A\n' });
     vaults.push(tv);
     const { initVault } = await import('../../lib/vault/init');
@@ -127,13 +131,15 @@ describe('start_session', () => {
     opened.push(vault);
     const mcp = await connectInMemory(vault);
     pairs.push(mcp);
-    const data = ok<{ since_last_session: { edited: { path: string; op: string }[] } }>(await mcp.call('start_session', { agent: 'claude-code', task: 'anything' }));
+    const data = ok<{ since_last_session: { edited: { path: string; op: string }[] } }>(
+      await mcp.call('start_session', { agent: 'claude-code', task: 'anything' }),
+    );
     const edited = data.since_last_session.edited;
     expect(edited.map((e) => e.path)).toEqual(['notes/a.md']);
     expect(edited.map((e) => e.op)).not.toContain('init');
   });
 
-  it('matches the project by the repo an agent works in, against the projects\' repo field', async () => {
+  it("matches the project by the repo an agent works in, against the projects' repo field", async () => {
     const { mcp } = await setup();
     const data = ok<{ project: string; read_first: { path: string; why: string }[] }>(
       await mcp.call('start_session', { agent: 'claude-code', task: 'Add tax rates', repo: 'git@github.com:example-team/atlas.git' }),
@@ -156,7 +162,9 @@ describe('search_notes and read_note', () => {
     const all = ok<{ results: { path: string; snippet: string }[] }>(await mcp.call('search_notes', { query: 'how we work handbook' }));
     expect(all.results[0].path).toBe('notes/handbook.md');
     expect(all.results[0].snippet).toContain('«');
-    const decisions = ok<{ results: { path: string; type: string }[] }>(await mcp.call('search_notes', { query: 'postgres mysql', type: 'decision', project: 'Atlas' }));
+    const decisions = ok<{ results: { path: string; type: string }[] }>(
+      await mcp.call('search_notes', { query: 'postgres mysql', type: 'decision', project: 'Atlas' }),
+    );
     expect(decisions.results.map((r) => r.path).sort()).toEqual(['decisions/atlas-use-mysql.md', 'decisions/atlas-use-postgres.md']);
     const unknown = await mcp.call('search_notes', { query: 'x', project: 'zeppelin' });
     expect(unknown.isError).toBe(true);
@@ -166,11 +174,18 @@ describe('search_notes and read_note', () => {
   it('read_note returns front matter, body, hash, outgoing links and backlinks, and writes nothing', async () => {
     const { tv, mcp } = await setup();
     const before = snapshot(tv.root);
-    const note = ok<{ frontmatter: Record<string, unknown>; body: string; hash: string; backlinks: { from: string }[] }>(await mcp.call('read_note', { path: 'projects/atlas.md' }));
+    const note = ok<{ frontmatter: Record<string, unknown>; body: string; hash: string; backlinks: { from: string }[] }>(
+      await mcp.call('read_note', { path: 'projects/atlas.md' }),
+    );
     expect(note.hash).toBe(sha256(tv.readBytes('projects/atlas.md')));
     expect(note.frontmatter).toMatchObject({ type: 'project', name: 'Atlas', status: 'active' });
     expect(note.body).toContain('The billing service.');
-    expect(note.backlinks.map((b) => b.from).sort()).toEqual(['decisions/atlas-use-mysql.md', 'decisions/atlas-use-postgres.md', 'notes/handbook.md', 'sessions/20261110-090000-cursor-abcd.md']);
+    expect(note.backlinks.map((b) => b.from).sort()).toEqual([
+      'decisions/atlas-use-mysql.md',
+      'decisions/atlas-use-postgres.md',
+      'notes/handbook.md',
+      'sessions/20261110-090000-cursor-abcd.md',
+    ]);
     const handbook = ok<{ links: { raw: string; resolved: string | null }[] }>(await mcp.call('read_note', { path: 'notes/handbook.md' }));
     expect(handbook.links).toEqual([{ raw: '[[projects/atlas]]', target: 'projects/atlas', resolved: 'projects/atlas.md' }]);
     const missing = await mcp.call('read_note', { path: 'notes/nope.md' });
@@ -186,9 +201,14 @@ describe('write_note', () => {
     const session = await start(mcp);
     const note = 'notes/ideas.md';
     let written: { status: string; hash: string; edit_id: string; commit: string } | undefined;
-    await oneCommit(tv, session, async () => {
-      written = ok(await mcp.call('write_note', { session, path: note, mode: 'create', content: '# Ideas\n\nFirst.\n', reason: 'started a list of ideas' }));
-    }, { op: 'create', files: [note] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        written = ok(await mcp.call('write_note', { session, path: note, mode: 'create', content: '# Ideas\n\nFirst.\n', reason: 'started a list of ideas' }));
+      },
+      { op: 'create', files: [note] },
+    );
     expect(written?.status).toBe('written');
     expect(written?.commit).toBe(tv.head());
     expect(trailersOf(tv)['Lucid-Edit']).toBe(written?.edit_id);
@@ -196,25 +216,57 @@ describe('write_note', () => {
     expect(fieldOf(tv.read(note), 'created')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
     expect(fieldOf(tv.read(note), 'updated')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
-    await oneCommit(tv, session, async () => {
-      ok(await mcp.call('write_note', { session, path: note, mode: 'append', content: 'Second.', reason: 'one more idea' }));
-    }, { op: 'append', files: [note] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        ok(await mcp.call('write_note', { session, path: note, mode: 'append', content: 'Second.', reason: 'one more idea' }));
+      },
+      { op: 'append', files: [note] },
+    );
     expect(tv.read(note)).toMatch(/First\.\n\nSecond\.\n$/);
 
-    await oneCommit(tv, session, async () => {
-      ok(await mcp.call('write_note', { session, path: note, mode: 'set_fields', fields: { status: 'draft', tags: ['ideas', 'q4'] }, reason: 'marked as a draft' }));
-    }, { op: 'update', files: [note] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        ok(
+          await mcp.call('write_note', {
+            session,
+            path: note,
+            mode: 'set_fields',
+            fields: { status: 'draft', tags: ['ideas', 'q4'] },
+            reason: 'marked as a draft',
+          }),
+        );
+      },
+      { op: 'update', files: [note] },
+    );
     expect(fieldOf(tv.read(note), 'status')).toBe('draft');
     expect(tv.read(note)).toContain('tags:\n  - ideas\n  - q4\n');
 
     const hash = sha256(tv.readBytes(note));
-    await oneCommit(tv, session, async () => {
-      ok(await mcp.call('write_note', { session, path: note, mode: 'replace', content: '---\nstatus: final\n---\n\n# Ideas\n\nOnly this.\n', expected_hash: hash, reason: 'kept the best idea' }));
-    }, { op: 'update', files: [note] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        ok(
+          await mcp.call('write_note', {
+            session,
+            path: note,
+            mode: 'replace',
+            content: '---\nstatus: final\n---\n\n# Ideas\n\nOnly this.\n',
+            expected_hash: hash,
+            reason: 'kept the best idea',
+          }),
+        );
+      },
+      { op: 'update', files: [note] },
+    );
     expect(tv.read(note)).toMatch(/^---\nstatus: final\nupdated: \d{4}-\d{2}-\d{2}\n---\n\n# Ideas\n\nOnly this\.\n$/);
   });
 
-  it('set_fields and append keep a note\'s byte-order mark and its CRLF line endings', async () => {
+  it("set_fields and append keep a note's byte-order mark and its CRLF line endings", async () => {
     const { tv, mcp } = await setup({ ...MCP_VAULT_FILES, 'notes/win.md': '\uFEFF---\r\nstatus: draft\r\n---\r\n\r\nFirst line.\r\n' });
     const session = await start(mcp);
     ok(await mcp.call('write_note', { session, path: 'notes/win.md', mode: 'set_fields', fields: { status: 'accepted' }, reason: 'accept' }));
@@ -250,14 +302,22 @@ describe('write_note', () => {
     expect(tv.exists('decisions/atlas-maybe.md')).toBe(false);
   });
 
-  it('refuses a bad input with the contract\'s sentence (the one the operation and the CLI give), and changes nothing', async () => {
+  it("refuses a bad input with the contract's sentence (the one the operation and the CLI give), and changes nothing", async () => {
     const { tv, mcp } = await setup();
     const session = await start(mcp);
     const before = snapshot(tv.root);
     const cases: [string, Record<string, unknown>, string][] = [
       ['write_note', { session, path: 'notes/a.md', mode: 'rewrite', content: 'x', reason: 'r' }, 'mode must be create, replace, append or set_fields.'],
-      ['write_note', { session, path: 'notes/a.md', mode: 'replace', content: 'x', reason: 'r' }, 'replace needs expected_hash: read_note the note first and pass the hash it returns.'],
-      ['propose_to_inbox', { session, target: 'notes/a.md', action: 'create', content: 'x', reason: 'r', confidence: 1.5 }, 'confidence must be between 0 and 1.'],
+      [
+        'write_note',
+        { session, path: 'notes/a.md', mode: 'replace', content: 'x', reason: 'r' },
+        'replace needs expected_hash: read_note the note first and pass the hash it returns.',
+      ],
+      [
+        'propose_to_inbox',
+        { session, target: 'notes/a.md', action: 'create', content: 'x', reason: 'r', confidence: 1.5 },
+        'confidence must be between 0 and 1.',
+      ],
       ['propose_to_inbox', { session, target: 'notes/a.md', action: 'create', content: 'x', reason: ' ' }, 'reason is required.'],
       ['end_session', { session, summary: 'x', outcome: 'finished' }, 'outcome must be done, partial or abandoned.'],
     ];
@@ -269,12 +329,26 @@ describe('write_note', () => {
     expect(snapshot(tv.root)).toEqual(before);
   });
 
-  it('refuses paths outside the vault and Lucid\'s own files, and changes nothing', async () => {
+  it("refuses paths outside the vault and Lucid's own files, and changes nothing", async () => {
     const { tv, mcp } = await setup();
     const session = await start(mcp);
     const before = snapshot(tv.root);
     const parent = path.dirname(tv.root);
-    for (const target of ['../outside.md', '/tmp/outside.md', 'notes/../../outside.md', 'notes/%2e%2e/%2e%2e/outside.md', '.git/hooks/x.md', '.obsidian/x.md', '.lucid/x.md', 'changelog.md', 'inbox/x.md', 'sessions/x.md', 'skills/x.md', 'notes\\x.md', 'notes/x.txt']) {
+    for (const target of [
+      '../outside.md',
+      '/tmp/outside.md',
+      'notes/../../outside.md',
+      'notes/%2e%2e/%2e%2e/outside.md',
+      '.git/hooks/x.md',
+      '.obsidian/x.md',
+      '.lucid/x.md',
+      'changelog.md',
+      'inbox/x.md',
+      'sessions/x.md',
+      'skills/x.md',
+      'notes\\x.md',
+      'notes/x.txt',
+    ]) {
       const result = await mcp.call('write_note', { session, path: target, mode: 'create', content: 'pwned\n', reason: 'try' });
       expect(result.isError, target).toBe(true);
       expect(textOf(result).length, target).toBeGreaterThan(10);
@@ -286,15 +360,28 @@ describe('write_note', () => {
     expect(fs.existsSync('/tmp/outside.md')).toBe(false);
   });
 
-  it('a stale expected_hash is a conflict: nothing is overwritten and the agent\'s version goes to the inbox', async () => {
+  it("a stale expected_hash is a conflict: nothing is overwritten and the agent's version goes to the inbox", async () => {
     const { tv, vault, mcp } = await setup();
     const session = await start(mcp);
     const original = tv.read('notes/handbook.md');
     const read = ok<{ hash: string }>(await mcp.call('read_note', { path: 'notes/handbook.md' }));
-    await vault.edit({ actor: 'human:Test Person', op: 'update', path: 'notes/handbook.md', reason: 'my rules', changes: [{ path: 'notes/handbook.md', content: '# Handbook\n\nThe person\'s version.\n' }] });
+    await vault.edit({
+      actor: 'human:Test Person',
+      op: 'update',
+      path: 'notes/handbook.md',
+      reason: 'my rules',
+      changes: [{ path: 'notes/handbook.md', content: "# Handbook\n\nThe person's version.\n" }],
+    });
     const personVersion = tv.read('notes/handbook.md');
     const commits = tv.commitCount();
-    const result = await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'replace', content: '# Handbook\n\nThe agent\'s version.\n', expected_hash: read.hash, reason: 'rewrote the handbook' });
+    const result = await mcp.call('write_note', {
+      session,
+      path: 'notes/handbook.md',
+      mode: 'replace',
+      content: "# Handbook\n\nThe agent's version.\n",
+      expected_hash: read.hash,
+      reason: 'rewrote the handbook',
+    });
     expect(result.isError).toBe(true);
     const data = result.structuredContent as { status: string; inbox_path: string; hash: string };
     expect(data.status).toBe('conflict');
@@ -315,8 +402,16 @@ describe('write_note', () => {
   it('without expected_hash, append is applied to the note as it is under the lock, never failing on a concurrent change', async () => {
     const { tv, vault, mcp } = await setup();
     const session = await start(mcp);
-    const calls = Array.from({ length: 6 }, (_, i) => mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: `- item ${i}`, reason: `item ${i}` }));
-    const person = vault.edit({ actor: 'human:Test Person', op: 'append', path: 'notes/handbook.md', reason: 'mine', changes: [{ path: 'notes/handbook.md', content: `${tv.read('notes/handbook.md')}- the person's item\n` }] });
+    const calls = Array.from({ length: 6 }, (_, i) =>
+      mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: `- item ${i}`, reason: `item ${i}` }),
+    );
+    const person = vault.edit({
+      actor: 'human:Test Person',
+      op: 'append',
+      path: 'notes/handbook.md',
+      reason: 'mine',
+      changes: [{ path: 'notes/handbook.md', content: `${tv.read('notes/handbook.md')}- the person's item\n` }],
+    });
     const results = await Promise.all(calls);
     await person;
     for (const r of results) expect(ok<{ status: string }>(r).status).toBe('written');
@@ -350,7 +445,13 @@ describe('the secrets guard', () => {
     expect(inbox).toContain('ghp_…[masked]');
     expect(inbox).toContain('-----BEGIN RSA PRIVATE KEY-----…[masked]');
 
-    const fields = await mcp.call('write_note', { session, path: 'projects/atlas.md', mode: 'set_fields', fields: { summary: 'api_key = "Zx81kLmQ2vN7pR4tY6uW9aB3cD5eF0gH"' }, reason: 'the key' });
+    const fields = await mcp.call('write_note', {
+      session,
+      path: 'projects/atlas.md',
+      mode: 'set_fields',
+      fields: { summary: 'api_key = "Zx81kLmQ2vN7pR4tY6uW9aB3cD5eF0gH"' },
+      reason: 'the key',
+    });
     expect((fields.structuredContent as { status: string }).status).toBe('possible_secret');
     const proposal = ok<{ status: string; flag: string; inbox_path: string }>(
       await mcp.call('propose_to_inbox', { session, target: 'notes/aws.md', action: 'create', content: 'key AKIAIOSFODNN7EXAMPLE here', reason: 'aws notes' }),
@@ -373,9 +474,23 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     const session = await start(mcp);
     const proposed = `${tv.read('projects/atlas.md').replace('The billing service.', 'The billing service, with ```code``` inside.')}`;
     let result: { inbox_path: string; status: string; flag: string | null } | undefined;
-    await oneCommit(tv, session, async () => {
-      result = ok(await mcp.call('propose_to_inbox', { session, target: 'projects/atlas.md', action: 'update', content: proposed, reason: 'clarify the summary', confidence: 0.7 }));
-    }, { op: 'create', files: [/^inbox\/.*\.md$/] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        result = ok(
+          await mcp.call('propose_to_inbox', {
+            session,
+            target: 'projects/atlas.md',
+            action: 'update',
+            content: proposed,
+            reason: 'clarify the summary',
+            confidence: 0.7,
+          }),
+        );
+      },
+      { op: 'create', files: [/^inbox\/.*\.md$/] },
+    );
     expect(result?.status).toBe('proposed');
     expect(result?.flag).toBeNull();
     const inboxPath = result?.inbox_path ?? '';
@@ -392,7 +507,13 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     expect(fieldOf(text, 'created')).toMatch(/T\d{2}:\d{2}:\d{2}[+-]/);
     expect(text).toContain(`\`\`\`\`markdown\n${proposed}\`\`\`\`\n`);
 
-    const invalid = await mcp.call('propose_to_inbox', { session, target: 'projects/atlas.md', action: 'update', content: '---\ntype: project\nstatus: active\n---\n', reason: 'x' });
+    const invalid = await mcp.call('propose_to_inbox', {
+      session,
+      target: 'projects/atlas.md',
+      action: 'update',
+      content: '---\ntype: project\nstatus: active\n---\n',
+      reason: 'x',
+    });
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toMatch(/name is required/);
   });
@@ -400,14 +521,24 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
   it('a create proposal names its target, not a link to a note that does not exist yet, so lint finds no broken link', async () => {
     const { tv, vault, mcp } = await setup();
     const session = await start(mcp);
-    const result = ok<{ inbox_path: string }>(await mcp.call('propose_to_inbox', { session, target: 'people/grace.md', action: 'create', content: '---\ntype: person\nname: Grace\n---\nOn call.\n', reason: 'new teammate' }));
+    const result = ok<{ inbox_path: string }>(
+      await mcp.call('propose_to_inbox', {
+        session,
+        target: 'people/grace.md',
+        action: 'create',
+        content: '---\ntype: person\nname: Grace\n---\nOn call.\n',
+        reason: 'new teammate',
+      }),
+    );
     const text = tv.read(result.inbox_path);
     expect(text).toContain('create `people/grace.md`');
     expect(text).not.toContain('[[people/grace]]');
     ok(await mcp.call('end_session', { session, summary: 'Proposed a person note.' }));
     expect((await vault.lint()).brokenLinks).toEqual([]);
     const next = await start(mcp);
-    const update = ok<{ inbox_path: string }>(await mcp.call('propose_to_inbox', { session: next, target: 'projects/atlas.md', action: 'append', content: 'More.', reason: 'add a line' }));
+    const update = ok<{ inbox_path: string }>(
+      await mcp.call('propose_to_inbox', { session: next, target: 'projects/atlas.md', action: 'append', content: 'More.', reason: 'add a line' }),
+    );
     expect(tv.read(update.inbox_path)).toContain('[[projects/atlas]]');
   });
 
@@ -415,16 +546,23 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     const { tv, mcp } = await setup();
     const session = await start(mcp);
     let result: { path: string; superseded: string } | undefined;
-    await oneCommit(tv, session, async () => {
-      result = ok(await mcp.call('record_decision', {
-        session,
-        project: 'atlas',
-        title: 'Use CockroachDB for the ledger',
-        decision: 'Move the ledger to CockroachDB.',
-        rationale: 'Multi-region writes.',
-        replaces: 'decisions/atlas-use-postgres.md',
-      }));
-    }, { op: 'create', files: ['decisions/atlas-use-cockroachdb-for-the-ledger.md', 'decisions/atlas-use-postgres.md'] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        result = ok(
+          await mcp.call('record_decision', {
+            session,
+            project: 'atlas',
+            title: 'Use CockroachDB for the ledger',
+            decision: 'Move the ledger to CockroachDB.',
+            rationale: 'Multi-region writes.',
+            replaces: 'decisions/atlas-use-postgres.md',
+          }),
+        );
+      },
+      { op: 'create', files: ['decisions/atlas-use-cockroachdb-for-the-ledger.md', 'decisions/atlas-use-postgres.md'] },
+    );
     expect(result).toMatchObject({ path: 'decisions/atlas-use-cockroachdb-for-the-ledger.md', superseded: 'decisions/atlas-use-postgres.md' });
     const decision = tv.read('decisions/atlas-use-cockroachdb-for-the-ledger.md');
     expect(fieldOf(decision, 'type')).toBe('decision');
@@ -437,7 +575,14 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     expect(fieldOf(old, 'superseded_by')).toBe('[[decisions/atlas-use-cockroachdb-for-the-ledger]]');
     expect(old).toContain('date: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: superseded\n');
 
-    const again = await mcp.call('record_decision', { session, project: 'atlas', title: 'x', decision: 'y', rationale: 'z', replaces: 'decisions/atlas-use-postgres.md' });
+    const again = await mcp.call('record_decision', {
+      session,
+      project: 'atlas',
+      title: 'x',
+      decision: 'y',
+      rationale: 'z',
+      replaces: 'decisions/atlas-use-postgres.md',
+    });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/already superseded/);
   });
@@ -448,22 +593,49 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     const noTrigger = await mcp.call('molt_skill', { session, name: 'deploy-safely', content: '1. Check CI.', reason: 'new' });
     expect(noTrigger.isError).toBe(true);
     expect(textOf(noTrigger)).toMatch(/trigger/);
-    await oneCommit(tv, session, async () => {
-      const created = ok<{ version: number; previous_version: number }>(await mcp.call('molt_skill', { session, name: 'deploy-safely', content: '1. Check CI.\n', trigger: 'before a deploy', reason: 'wrote down the deploy steps' }));
-      expect(created).toMatchObject({ version: 1, previous_version: 0 });
-    }, { op: 'molt', files: ['skills/deploy-safely.md'] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        const created = ok<{ version: number; previous_version: number }>(
+          await mcp.call('molt_skill', {
+            session,
+            name: 'deploy-safely',
+            content: '1. Check CI.\n',
+            trigger: 'before a deploy',
+            reason: 'wrote down the deploy steps',
+          }),
+        );
+        expect(created).toMatchObject({ version: 1, previous_version: 0 });
+      },
+      { op: 'molt', files: ['skills/deploy-safely.md'] },
+    );
     expect(trailersOf(tv)['Lucid-Molt']).toBe('deploy-safely 0->1');
     const skill = tv.read('skills/deploy-safely.md');
     expect(fieldOf(skill, 'version')).toBe('1');
     expect(fieldOf(skill, 'trigger')).toBe('before a deploy');
 
-    await oneCommit(tv, session, async () => {
-      const molted = ok<{ version: number; path: string }>(await mcp.call('molt_skill', { session, name: 'triage-flaky-tests', content: '1. Run the test 50 times.\n2. Quarantine it.\n', reason: 'more runs catch more flakes' }));
-      expect(molted).toMatchObject({ version: 3, path: 'skills/triage-flaky-tests.md' });
-    }, { op: 'molt', files: ['skills/triage-flaky-tests.md'] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        const molted = ok<{ version: number; path: string }>(
+          await mcp.call('molt_skill', {
+            session,
+            name: 'triage-flaky-tests',
+            content: '1. Run the test 50 times.\n2. Quarantine it.\n',
+            reason: 'more runs catch more flakes',
+          }),
+        );
+        expect(molted).toMatchObject({ version: 3, path: 'skills/triage-flaky-tests.md' });
+      },
+      { op: 'molt', files: ['skills/triage-flaky-tests.md'] },
+    );
     expect(trailersOf(tv)['Lucid-Molt']).toBe('triage-flaky-tests 2->3');
     const molted = tv.read('skills/triage-flaky-tests.md');
-    expect(molted).toMatch(/^---\ntype: skill\nname: triage-flaky-tests\nversion: 3\ntrigger: a test passes and fails on the same code \(flaky tests\)\nlast_updated: \d{4}-\d{2}-\d{2}\nupdated: \d{4}-\d{2}-\d{2}\n---\n\n1\. Run the test 50 times\.\n2\. Quarantine it\.\n$/);
+    expect(molted).toMatch(
+      /^---\ntype: skill\nname: triage-flaky-tests\nversion: 3\ntrigger: a test passes and fails on the same code \(flaky tests\)\nlast_updated: \d{4}-\d{2}-\d{2}\nupdated: \d{4}-\d{2}-\d{2}\n---\n\n1\. Run the test 50 times\.\n2\. Quarantine it\.\n$/,
+    );
   });
 });
 
@@ -476,12 +648,19 @@ describe('end_session and abandoned sessions', () => {
     ok(await mcp.call('read_note', { path: 'projects/atlas.md' }));
     ok(await mcp.call('read_note', { path: 'skills/triage-flaky-tests.md' }));
     ok(await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: '- Retry webhooks.', reason: 'noted' }));
-    const proposal = ok<{ inbox_path: string }>(await mcp.call('propose_to_inbox', { session, target: 'projects/atlas.md', action: 'append', content: 'More.', reason: 'maybe' }));
+    const proposal = ok<{ inbox_path: string }>(
+      await mcp.call('propose_to_inbox', { session, target: 'projects/atlas.md', action: 'append', content: 'More.', reason: 'maybe' }),
+    );
     const path = `sessions/${session}.md`;
     let ended: { path: string; outcome: string; observed: Record<string, unknown> } | undefined;
-    await oneCommit(tv, session, async () => {
-      ended = ok(await mcp.call('end_session', { session, summary: 'Noted the retry rule.', outcome: 'partial', next_steps: ['Ask Ada about retries'] }));
-    }, { op: 'create', files: [path] });
+    await oneCommit(
+      tv,
+      session,
+      async () => {
+        ended = ok(await mcp.call('end_session', { session, summary: 'Noted the retry rule.', outcome: 'partial', next_steps: ['Ask Ada about retries'] }));
+      },
+      { op: 'create', files: [path] },
+    );
     expect(ended?.path).toBe(path);
     expect(ended?.observed).toMatchObject({
       searched: ['webhook retries', 'flaky tests'],
@@ -509,7 +688,13 @@ describe('end_session and abandoned sessions', () => {
     expect(textOf(twice)).toMatch(/has ended/);
     const after = await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: 'x', reason: 'x' });
     expect(textOf(after)).toMatch(/has ended.*start_session/);
-    const never = await mcp.call('write_note', { session: '20261115-100000-claude-code-zzzz', path: 'notes/handbook.md', mode: 'append', content: 'x', reason: 'x' });
+    const never = await mcp.call('write_note', {
+      session: '20261115-100000-claude-code-zzzz',
+      path: 'notes/handbook.md',
+      mode: 'append',
+      content: 'x',
+      reason: 'x',
+    });
     expect(textOf(never)).toMatch(/No open session.*start_session/);
   });
 
@@ -531,15 +716,31 @@ describe('end_session and abandoned sessions', () => {
   });
 });
 
-describe('people\'s corrections reach the next agent', () => {
+describe("people's corrections reach the next agent", () => {
   it('a rejection, an edit and a revert made by a person show in the next start_session', async () => {
     const { tv, vault, mcp } = await setup();
     const first = await start(mcp);
-    const proposal = ok<{ inbox_path: string }>(await mcp.call('propose_to_inbox', { session: first, target: 'notes/cards.md', action: 'create', content: '# Cards\n\nStore card numbers for retries.\n', reason: 'retries need the card' }));
-    const written = ok<{ edit_id: string }>(await mcp.call('write_note', { session: first, path: 'notes/handbook.md', mode: 'append', content: 'Deploy on Fridays.', reason: 'deploy rule' }));
+    const proposal = ok<{ inbox_path: string }>(
+      await mcp.call('propose_to_inbox', {
+        session: first,
+        target: 'notes/cards.md',
+        action: 'create',
+        content: '# Cards\n\nStore card numbers for retries.\n',
+        reason: 'retries need the card',
+      }),
+    );
+    const written = ok<{ edit_id: string }>(
+      await mcp.call('write_note', { session: first, path: 'notes/handbook.md', mode: 'append', content: 'Deploy on Fridays.', reason: 'deploy rule' }),
+    );
     ok(await mcp.call('end_session', { session: first, summary: 'done' }));
 
-    await vault.edit({ actor: 'human:Test Person', op: 'reject', path: proposal.inbox_path, reason: 'we never store card numbers', changes: [{ path: proposal.inbox_path, content: null }] });
+    await vault.edit({
+      actor: 'human:Test Person',
+      op: 'reject',
+      path: proposal.inbox_path,
+      reason: 'we never store card numbers',
+      changes: [{ path: proposal.inbox_path, content: null }],
+    });
     const handbook = tv.read('notes/handbook.md');
     await vault.edit({
       actor: 'human:Test Person',
@@ -549,19 +750,49 @@ describe('people\'s corrections reach the next agent', () => {
       changes: [{ path: 'notes/handbook.md', content: handbook.replace(/\nDeploy on Fridays\.\n$/, '') }],
       trailers: [['Lucid-Reverts', written.edit_id]],
     });
-    await vault.edit({ actor: 'human:Test Person', op: 'update', path: 'projects/atlas.md', reason: 'new owner', changes: [{ path: 'projects/atlas.md', content: tv.read('projects/atlas.md').replace('The billing service.', 'The billing service, owned by Ada.') }] });
+    await vault.edit({
+      actor: 'human:Test Person',
+      op: 'update',
+      path: 'projects/atlas.md',
+      reason: 'new owner',
+      changes: [{ path: 'projects/atlas.md', content: tv.read('projects/atlas.md').replace('The billing service.', 'The billing service, owned by Ada.') }],
+    });
 
     const next = await mcp.call('start_session', { agent: 'claude-code', task: 'Add card retries' });
-    const data = ok<{ since_last_session: { since: string; previous_session: string; rejected: Record<string, unknown>[]; reverted: Record<string, unknown>[]; edited: Record<string, unknown>[] } }>(next);
+    const data = ok<{
+      since_last_session: {
+        since: string;
+        previous_session: string;
+        rejected: Record<string, unknown>[];
+        reverted: Record<string, unknown>[];
+        edited: Record<string, unknown>[];
+      };
+    }>(next);
     const since = data.since_last_session;
     expect(since.previous_session).toBe(`sessions/${first}.md`);
     expect(since.rejected).toEqual([
-      expect.objectContaining({ inbox_path: proposal.inbox_path, target: 'notes/cards.md', action: 'create', proposed_by: 'agent:claude-code', by: 'human:Test Person', reason: 'we never store card numbers', yours: true }),
+      expect.objectContaining({
+        inbox_path: proposal.inbox_path,
+        target: 'notes/cards.md',
+        action: 'create',
+        proposed_by: 'agent:claude-code',
+        by: 'human:Test Person',
+        reason: 'we never store card numbers',
+        yours: true,
+      }),
     ]);
     expect(since.reverted).toEqual([
-      expect.objectContaining({ path: 'notes/handbook.md', reason: 'no deploys on Fridays', reverted_edit: written.edit_id, reverted_actor: 'agent:claude-code', yours: true }),
+      expect.objectContaining({
+        path: 'notes/handbook.md',
+        reason: 'no deploys on Fridays',
+        reverted_edit: written.edit_id,
+        reverted_actor: 'agent:claude-code',
+        yours: true,
+      }),
     ]);
-    expect(since.edited).toEqual([expect.objectContaining({ path: 'projects/atlas.md', by: 'human:Test Person', op: 'update', reason: 'new owner', yours: false })]);
+    expect(since.edited).toEqual([
+      expect.objectContaining({ path: 'projects/atlas.md', by: 'human:Test Person', op: 'update', reason: 'new owner', yours: false }),
+    ]);
     expect(textOf(next)).toContain('we never store card numbers');
     expect(textOf(next)).toContain('no deploys on Fridays');
 

@@ -32,7 +32,12 @@ export function e2eVault() {
     snapshot: () => {
       const hashes = files()
         .sort()
-        .map((f) => `${f}:${createHash('sha256').update(readFileSync(path.join(root, f))).digest('hex')}`)
+        .map(
+          (f) =>
+            `${f}:${createHash('sha256')
+              .update(readFileSync(path.join(root, f)))
+              .digest('hex')}`,
+        )
         .join('\n');
       return { hashes, head: git(['rev-parse', 'HEAD']).trim(), status: git(['status', '--porcelain']) };
     },
@@ -45,11 +50,23 @@ export function e2eServer() {
 }
 
 /** A raw HTTP request to the test server with any headers (a browser cannot forge Host or Origin). */
-export function rawRequest(options: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+export function rawRequest(options: {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}): Promise<{ status: number; body: string }> {
   const { port } = e2eServer();
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path ?? '/', headers: options.headers, setHost: !(options.headers && 'Host' in options.headers) },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path ?? '/',
+        headers: options.headers,
+        setHost: !(options.headers && 'Host' in options.headers),
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

@@ -129,7 +129,10 @@ export function filesOf(tv: TempVault, rev = 'HEAD'): string[] {
 /** Changelog lines (`- ` lines ending in an edit id) in the changelog text. */
 export function changelogLines(tv: TempVault): string[] {
   if (!tv.exists('changelog.md')) return [];
-  return tv.read('changelog.md').split('\n').filter((l) => /^- .* \^e[a-z2-7]{12}$/.test(l));
+  return tv
+    .read('changelog.md')
+    .split('\n')
+    .filter((l) => /^- .* \^e[a-z2-7]{12}$/.test(l));
 }
 
 /** One property of a note's front matter, read with a regex (not with the library under test). */

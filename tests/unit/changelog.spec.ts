@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addChangelogLine,
-  formatChangelogLine,
-  oneLine,
-  parseChangelogLine,
-  type ChangelogEntry,
-} from '../../lib/vault/git/changelog';
+import { addChangelogLine, formatChangelogLine, oneLine, parseChangelogLine, type ChangelogEntry } from '../../lib/vault/git/changelog';
 
 const entry: ChangelogEntry = {
   date: new Date(2026, 10, 30, 14, 2, 11),
@@ -65,7 +59,7 @@ describe('formatChangelogLine and parseChangelogLine', () => {
     expect(parseChangelogLine(line)?.target).toBe('Meeting notes/Планы 2026.md');
   });
 
-  it('returns null for titles, blank lines and a person\'s own text', () => {
+  it("returns null for titles, blank lines and a person's own text", () => {
     for (const raw of ['# Changelog', '', 'Some words by a person.', '- a plain list item', '- 2026-11-30 14:02 · agent:x · update [[a]] ^notanid']) {
       expect(parseChangelogLine(raw)).toBeNull();
     }
@@ -124,7 +118,7 @@ describe('addChangelogLine', () => {
     expect(archives.size).toBe(0);
   });
 
-  it('puts the newest line first, under the title and a person\'s introduction', () => {
+  it("puts the newest line first, under the title and a person's introduction", () => {
     const current = `# Changelog\n\nWhat the agents changed.\n\n${line('2026-11-02', 'eaaaaaaaaaaab')}\n${line('2026-11-01', 'eaaaaaaaaaaaa')}\n`;
     const { changelog, archives } = addChangelogLine(current, line('2026-11-03', 'eaaaaaaaaaaac'), '2026-11', noArchives);
     expect(changelog).toBe(
@@ -140,14 +134,9 @@ describe('addChangelogLine', () => {
   });
 
   it('moves earlier months into their archives, newest first, at the first edit of a new month', () => {
-    const current = [
-      '# Changelog',
-      '',
-      line('2026-11-30', 'eaaaaaaaaaaad'),
-      line('2026-11-02', 'eaaaaaaaaaaac'),
-      line('2026-10-31', 'eaaaaaaaaaaab'),
-      '',
-    ].join('\n');
+    const current = ['# Changelog', '', line('2026-11-30', 'eaaaaaaaaaaad'), line('2026-11-02', 'eaaaaaaaaaaac'), line('2026-10-31', 'eaaaaaaaaaaab'), ''].join(
+      '\n',
+    );
     const asked: string[] = [];
     const existingOctober = `# Changelog 2026-10\n\n${line('2026-10-01', 'eaaaaaaaaaaaa')}\n`;
     const { changelog, archives } = addChangelogLine(current, line('2026-12-01', 'eaaaaaaaaaaae'), '2026-12', (month) => {
@@ -161,7 +150,7 @@ describe('addChangelogLine', () => {
     expect(archives.get('2026-10')).toBe(`# Changelog 2026-10\n\n${line('2026-10-31', 'eaaaaaaaaaaab')}\n${line('2026-10-01', 'eaaaaaaaaaaaa')}\n`);
   });
 
-  it('leaves lines of the current month and a person\'s text where they are', () => {
+  it("leaves lines of the current month and a person's text where they are", () => {
     const current = `# Changelog\n\nIntro.\n\n${line('2026-12-01', 'eaaaaaaaaaaab')}\n`;
     const { changelog, archives } = addChangelogLine(current, line('2026-12-02', 'eaaaaaaaaaaac'), '2026-12', noArchives);
     expect(changelog).toBe(`# Changelog\n\nIntro.\n\n${line('2026-12-02', 'eaaaaaaaaaaac')}\n${line('2026-12-01', 'eaaaaaaaaaaab')}\n`);
@@ -189,13 +178,27 @@ describe('addChangelogLine', () => {
 
 describe('names a wikilink cannot hold', () => {
   it('links them with an encoded markdown link that Obsidian and the parser both follow', () => {
-    const line = formatChangelogLine({ date: new Date(2026, 10, 30, 14, 2), actor: 'agent:claude-code', op: 'update', path: 'notes/🚀 launch #1 100%|x.md', reason: 'why', editId: 'eabcdefghijkl' });
+    const line = formatChangelogLine({
+      date: new Date(2026, 10, 30, 14, 2),
+      actor: 'agent:claude-code',
+      op: 'update',
+      path: 'notes/🚀 launch #1 100%|x.md',
+      reason: 'why',
+      editId: 'eabcdefghijkl',
+    });
     expect(line).toContain('update [🚀 launch #1 100%|x](notes/%F0%9F%9A%80%20launch%20%231%20100%25%7Cx.md)');
     expect(parseChangelogLine(line)).toMatchObject({ op: 'update', target: 'notes/🚀 launch #1 100%|x.md', reason: 'why', editId: 'eabcdefghijkl' });
   });
 
   it('keeps wikilinks for ordinary names', () => {
-    const line = formatChangelogLine({ date: new Date(2026, 10, 30, 14, 2), actor: 'agent:a', op: 'create', path: 'notes/plain name.md', reason: '', editId: 'eabcdefghijkl' });
+    const line = formatChangelogLine({
+      date: new Date(2026, 10, 30, 14, 2),
+      actor: 'agent:a',
+      op: 'create',
+      path: 'notes/plain name.md',
+      reason: '',
+      editId: 'eabcdefghijkl',
+    });
     expect(line).toContain('create [[notes/plain name]]');
     expect(parseChangelogLine(line)?.target).toBe('notes/plain name.md');
   });

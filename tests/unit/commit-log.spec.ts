@@ -4,7 +4,9 @@ import { formatCommitMessage, parseCommitMessage, trailerGrep } from '../../lib/
 
 describe('parseCommitMessage', () => {
   it('reads the trailers of the last paragraph and keeps the reason apart', () => {
-    const parsed = parseCommitMessage('update decisions/db.md\n\nswitched after load test\n\nLucid-Actor: agent:claude-code\nLucid-Op: update\nLucid-Edit: eabcdefghijkl\n');
+    const parsed = parseCommitMessage(
+      'update decisions/db.md\n\nswitched after load test\n\nLucid-Actor: agent:claude-code\nLucid-Op: update\nLucid-Edit: eabcdefghijkl\n',
+    );
     expect(parsed).toEqual({
       subject: 'update decisions/db.md',
       body: 'switched after load test',

@@ -83,11 +83,16 @@ describe('the agent contract refuses a bad input with one sentence and one field
   it('a confidence out of range, or not a number', async () => {
     const expected = { message: 'confidence must be between 0 and 1.', field: 'confidence' };
     for (const confidence of [1.5, -0.1, Number.NaN]) {
-      const op = await refusalOf(() => proposeToInbox(NO_VAULT, { session: SESSION, target: 'notes/a.md', action: 'create', content: 'x', reason: 'r', confidence }));
+      const op = await refusalOf(() =>
+        proposeToInbox(NO_VAULT, { session: SESSION, target: 'notes/a.md', action: 'create', content: 'x', reason: 'r', confidence }),
+      );
       expect(op, String(confidence)).toEqual({ code: 'invalid_input', ...expected });
     }
     for (const confidence of ['1.5', 'sure']) {
-      expect(cliRefusalOf(() => cliInputs.propose({ session: SESSION, action: 'create', reason: 'r', confidence }, 'notes/a.md', 'x')), confidence).toEqual(expected);
+      expect(
+        cliRefusalOf(() => cliInputs.propose({ session: SESSION, action: 'create', reason: 'r', confidence }, 'notes/a.md', 'x')),
+        confidence,
+      ).toEqual(expected);
     }
   });
 
@@ -103,19 +108,32 @@ describe('the agent contract refuses a bad input with one sentence and one field
       { input: { mode: 'create' }, message: 'content is required for mode create.', field: 'content' },
       { input: { mode: 'append', content: '  \n' }, message: 'content is required for mode append.', field: 'content' },
       { input: { mode: 'set_fields' }, message: 'fields is required for mode set_fields (e.g. {"status": "done"}).', field: 'fields' },
-      { input: { mode: 'replace', content: '# A\n' }, message: 'replace needs expected_hash: read_note the note first and pass the hash it returns.', field: 'expected_hash' },
-      { input: { mode: 'replace', content: '# A\n', expected_hash: 'abc' }, message: 'expected_hash must be the 64-character sha256 read_note returned.', field: 'expected_hash' },
+      {
+        input: { mode: 'replace', content: '# A\n' },
+        message: 'replace needs expected_hash: read_note the note first and pass the hash it returns.',
+        field: 'expected_hash',
+      },
+      {
+        input: { mode: 'replace', content: '# A\n', expected_hash: 'abc' },
+        message: 'expected_hash must be the 64-character sha256 read_note returned.',
+        field: 'expected_hash',
+      },
     ];
     for (const { input, message, field } of cases) {
       const op = await refusalOf(() => writeNote(NO_VAULT, { session: SESSION, path: 'notes/a.md', reason: 'r', ...input } as Parameters<typeof writeNote>[1]));
       expect(op, message).toEqual({ code: 'invalid_input', message, field });
       const values = { session: SESSION, reason: 'r', mode: input.mode as string, 'expected-hash': input.expected_hash as string | undefined };
-      expect(cliRefusalOf(() => cliInputs.write(values, 'notes/a.md', input.content as string | undefined)), message).toEqual({ message, field });
+      expect(
+        cliRefusalOf(() => cliInputs.write(values, 'notes/a.md', input.content as string | undefined)),
+        message,
+      ).toEqual({ message, field });
     }
   });
 
   it('front-matter properties that are not flat, or not property names', async () => {
-    const nested = await refusalOf(() => writeNote(NO_VAULT, { session: SESSION, path: 'notes/a.md', mode: 'set_fields', fields: { owner: { name: 'Ada' } } as never, reason: 'r' }));
+    const nested = await refusalOf(() =>
+      writeNote(NO_VAULT, { session: SESSION, path: 'notes/a.md', mode: 'set_fields', fields: { owner: { name: 'Ada' } } as never, reason: 'r' }),
+    );
     expect(nested).toEqual({
       code: 'invalid_input',
       message: 'Property owner must be text, a number, true/false, a list of those, or null to remove it: front matter is flat.',
@@ -127,31 +145,54 @@ describe('the agent contract refuses a bad input with one sentence and one field
       message: '"a:b" is not a property name.',
       field: 'fields',
     });
-    const notAnObject = await refusalOf(() => writeNote(NO_VAULT, { session: SESSION, path: 'notes/a.md', mode: 'set_fields', fields: 'status=done' as never, reason: 'r' }));
+    const notAnObject = await refusalOf(() =>
+      writeNote(NO_VAULT, { session: SESSION, path: 'notes/a.md', mode: 'set_fields', fields: 'status=done' as never, reason: 'r' }),
+    );
     expect(notAnObject).toEqual({ code: 'invalid_input', message: 'fields must be an object of properties.', field: 'fields' });
   });
 
   it('required text that is missing, blank or too long, in every operation', async () => {
     const refusals = [
       [await refusalOf(() => startSession(NO_VAULT, { agent: ' ', task: 'x' })), { message: 'agent is required.', field: 'agent' }],
-      [await refusalOf(() => startSession(NO_VAULT, { agent: 'a', task: 'x'.repeat(1001) })), { message: 'task is longer than 1000 characters.', field: 'task' }],
+      [
+        await refusalOf(() => startSession(NO_VAULT, { agent: 'a', task: 'x'.repeat(1001) })),
+        { message: 'task is longer than 1000 characters.', field: 'task' },
+      ],
       [await refusalOf(() => searchNotes(NO_VAULT, { query: '' })), { message: 'query is required.', field: 'query' }],
       [await refusalOf(() => readNoteForAgent(NO_VAULT, '')), { message: 'path is required.', field: 'path' }],
-      [await refusalOf(() => recordDecision(NO_VAULT, { session: SESSION, project: 'atlas', title: 't', decision: 'd', rationale: '' })), { message: 'rationale is required.', field: 'rationale' }],
-      [await refusalOf(() => moltSkill(NO_VAULT, { session: SESSION, name: 'deploy', content: '', reason: 'r' })), { message: 'content is required.', field: 'content' }],
-      [await refusalOf(() => endSession(NO_VAULT, { session: 'not-a-session', summary: 'x' })), { message: expect.stringContaining('is not a session id'), field: 'session' }],
+      [
+        await refusalOf(() => recordDecision(NO_VAULT, { session: SESSION, project: 'atlas', title: 't', decision: 'd', rationale: '' })),
+        { message: 'rationale is required.', field: 'rationale' },
+      ],
+      [
+        await refusalOf(() => moltSkill(NO_VAULT, { session: SESSION, name: 'deploy', content: '', reason: 'r' })),
+        { message: 'content is required.', field: 'content' },
+      ],
+      [
+        await refusalOf(() => endSession(NO_VAULT, { session: 'not-a-session', summary: 'x' })),
+        { message: expect.stringContaining('is not a session id'), field: 'session' },
+      ],
     ] as const;
     for (const [refusal, expected] of refusals) expect(refusal).toEqual({ code: 'invalid_input', ...expected });
     expect(cliRefusalOf(() => cliInputs.sessionStart({ agent: ' ', task: 'x' }))).toEqual({ message: 'agent is required.', field: 'agent' });
-    expect(cliRefusalOf(() => cliInputs.decide({ session: SESSION, project: 'atlas', title: 't', decision: 'd' }))).toEqual({ message: 'rationale is required.', field: 'rationale' });
-    expect(cliRefusalOf(() => cliInputs.molt({ session: SESSION, reason: 'r' }, 'deploy', undefined))).toEqual({ message: 'content is required.', field: 'content' });
+    expect(cliRefusalOf(() => cliInputs.decide({ session: SESSION, project: 'atlas', title: 't', decision: 'd' }))).toEqual({
+      message: 'rationale is required.',
+      field: 'rationale',
+    });
+    expect(cliRefusalOf(() => cliInputs.molt({ session: SESSION, reason: 'r' }, 'deploy', undefined))).toEqual({
+      message: 'content is required.',
+      field: 'content',
+    });
   });
 
   it('content over 1 MB is too large, not invalid', async () => {
     const content = 'x'.repeat(1_000_001);
     const op = await refusalOf(() => writeNote(NO_VAULT, { session: SESSION, path: 'notes/a.md', mode: 'create', content, reason: 'r' }));
     expect(op).toEqual({ code: 'too_large', message: 'content is larger than 1 MB; split it into several notes.', field: 'content' });
-    expect(cliRefusalOf(() => cliInputs.write({ session: SESSION, mode: 'create', reason: 'r' }, 'notes/a.md', content))).toEqual({ message: op.message, field: 'content' });
+    expect(cliRefusalOf(() => cliInputs.write({ session: SESSION, mode: 'create', reason: 'r' }, 'notes/a.md', content))).toEqual({
+      message: op.message,
+      field: 'content',
+    });
   });
 
   it('a proposal needs content unless it deletes', () => {
@@ -163,7 +204,16 @@ describe('the agent contract refuses a bad input with one sentence and one field
 
 describe('the agent contract: inputs', () => {
   it('describes every input field of every tool, once, in the contract', () => {
-    const inputs = [startSessionInputSchema, searchNotesInputSchema, readNoteInputSchema, writeNoteInputSchema, proposeInputSchema, recordDecisionInputSchema, moltSkillInputSchema, endSessionInputSchema];
+    const inputs = [
+      startSessionInputSchema,
+      searchNotesInputSchema,
+      readNoteInputSchema,
+      writeNoteInputSchema,
+      proposeInputSchema,
+      recordDecisionInputSchema,
+      moltSkillInputSchema,
+      endSessionInputSchema,
+    ];
     for (const schema of inputs) {
       const json = z.toJSONSchema(schema, { io: 'input' }) as { properties: Record<string, { description?: string }> };
       for (const [field, property] of Object.entries(json.properties)) expect(property.description, field).toBeTruthy();
@@ -177,16 +227,33 @@ describe('the agent contract: inputs', () => {
   });
 
   it('accepts what the CLI verbs build from good arguments', () => {
-    expect(cliInputs.write({ session: SESSION, mode: 'set_fields', field: ['status=draft', 'count=2', 'owner=null', 'tags=["a","b"]'], reason: 'r' }, 'notes/a.md', undefined)).toEqual({
+    expect(
+      cliInputs.write(
+        { session: SESSION, mode: 'set_fields', field: ['status=draft', 'count=2', 'owner=null', 'tags=["a","b"]'], reason: 'r' },
+        'notes/a.md',
+        undefined,
+      ),
+    ).toEqual({
       session: SESSION,
       path: 'notes/a.md',
       mode: 'set_fields',
       fields: { status: 'draft', count: 2, owner: null, tags: ['a', 'b'] },
       reason: 'r',
     });
-    expect(cliInputs.write({ session: SESSION, mode: 'replace', 'expected-hash': HASH, reason: 'r' }, 'notes/a.md', '# A\n')).toMatchObject({ expected_hash: HASH, content: '# A\n' });
-    expect(cliInputs.propose({ session: SESSION, action: 'delete', reason: 'r', confidence: '0.5' }, 'notes/a.md', undefined)).toMatchObject({ content: '', confidence: 0.5 });
-    expect(cliInputs.sessionEnd({ summary: 's', next: ['one', 'two'] }, SESSION)).toEqual({ session: SESSION, summary: 's', outcome: 'done', next_steps: ['one', 'two'] });
+    expect(cliInputs.write({ session: SESSION, mode: 'replace', 'expected-hash': HASH, reason: 'r' }, 'notes/a.md', '# A\n')).toMatchObject({
+      expected_hash: HASH,
+      content: '# A\n',
+    });
+    expect(cliInputs.propose({ session: SESSION, action: 'delete', reason: 'r', confidence: '0.5' }, 'notes/a.md', undefined)).toMatchObject({
+      content: '',
+      confidence: 0.5,
+    });
+    expect(cliInputs.sessionEnd({ summary: 's', next: ['one', 'two'] }, SESSION)).toEqual({
+      session: SESSION,
+      summary: 's',
+      outcome: 'done',
+      next_steps: ['one', 'two'],
+    });
   });
 });
 
@@ -205,7 +272,7 @@ describe('the agent contract: literal lists and outputs', () => {
     expect(validateFrontmatter('inbox/p.md', { ...inbox, action: 'rename' }).map((v) => v.field)).toEqual(['action']);
   });
 
-  it('summarizes a session\'s events into the observations end_session returns', () => {
+  it("summarizes a session's events into the observations end_session returns", () => {
     const observed = summarizeObservations([
       { kind: 'read', path: 'projects/atlas.md', at: '2026-11-30T14:00:00+01:00' },
       { kind: 'search', query: 'retries', at: '2026-11-30T14:01:00+01:00' },
@@ -223,7 +290,15 @@ describe('the agent contract: literal lists and outputs', () => {
       first_search: '2026-11-30T14:01:00+01:00',
       first_write: '2026-11-30T14:03:00+01:00',
     });
-    const ended = { session: SESSION, path: `sessions/${SESSION}.md`, outcome: 'done', edit_id: 'eaaaaaaaaaaaa', commit: 'c'.repeat(40), observed, message: 'ended' };
+    const ended = {
+      session: SESSION,
+      path: `sessions/${SESSION}.md`,
+      outcome: 'done',
+      edit_id: 'eaaaaaaaaaaaa',
+      commit: 'c'.repeat(40),
+      observed,
+      message: 'ended',
+    };
     expect(endSessionResultSchema.safeParse(ended).success).toBe(true);
     expect(endSessionResultSchema.safeParse({ ...ended, outcome: 'finished' }).success).toBe(false);
   });
@@ -232,13 +307,22 @@ describe('the agent contract: literal lists and outputs', () => {
     const written = { status: 'written', path: 'notes/a.md', edit_id: 'e', commit: 'c', hash: HASH, inbox_path: null, message: 'm' };
     expect(writeNoteResultSchema.safeParse(written).success).toBe(true);
     expect(writeNoteResultSchema.safeParse({ ...written, status: 'saved' }).success).toBe(false);
-    const proposed = { status: 'possible_secret', inbox_path: 'inbox/p.md', target: 'notes/a.md', action: 'create', flag: INBOX_FLAGS.secret, edit_id: 'e', commit: 'c', message: 'm' };
+    const proposed = {
+      status: 'possible_secret',
+      inbox_path: 'inbox/p.md',
+      target: 'notes/a.md',
+      action: 'create',
+      flag: INBOX_FLAGS.secret,
+      edit_id: 'e',
+      commit: 'c',
+      message: 'm',
+    };
     expect(proposeResultSchema.safeParse(proposed).success).toBe(true);
     expect(proposeResultSchema.safeParse({ ...proposed, flag: 'maybe-secret' }).success).toBe(false);
     expect(proposeResultSchema.safeParse({ ...proposed, status: 'conflict' }).success).toBe(false);
   });
 
-  it('renders start_session\'s result in words for the CLI and the MCP tool alike', () => {
+  it("renders start_session's result in words for the CLI and the MCP tool alike", () => {
     const result: StartSessionResult = startSessionResultSchema.parse({
       session: SESSION,
       actor: 'agent:claude-code',
@@ -250,7 +334,18 @@ describe('the agent contract: literal lists and outputs', () => {
         since: null,
         previous_session: null,
         edited: [{ path: 'notes/a.md', by: 'human:Ada', op: 'update', at: '2026-11-29T10:00:00+01:00', reason: 'fixed', yours: true }],
-        rejected: [{ inbox_path: 'inbox/p.md', target: 'notes/b.md', action: 'create', proposed_by: 'agent:claude-code', by: 'human:Ada', at: '2026-11-29T11:00:00+01:00', reason: 'no', yours: true }],
+        rejected: [
+          {
+            inbox_path: 'inbox/p.md',
+            target: 'notes/b.md',
+            action: 'create',
+            proposed_by: 'agent:claude-code',
+            by: 'human:Ada',
+            at: '2026-11-29T11:00:00+01:00',
+            reason: 'no',
+            yours: true,
+          },
+        ],
         reverted: [],
       },
       notes: ['No project note matches repo "x".'],

@@ -166,7 +166,7 @@ describe('parseFrontmatter', () => {
     const data = dataOf(text);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(data, '__proto__')).toBe(true);
+    expect(Object.hasOwn(data, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toEqual({ polluted: 1 });
     expect((data as { polluted?: unknown }).polluted).toBeUndefined();
     expect(data.merged).toEqual({ '<<': { polluted: 4 } });
@@ -226,7 +226,7 @@ describe('parseFrontmatter', () => {
     expect(dataOf(text)).toEqual({ title: 'Original', tags: ['a'], meta: { k: 'v' } });
   });
 
-  it('leaves no entry in gray-matter\'s process-wide cache', () => {
+  it("leaves no entry in gray-matter's process-wide cache", () => {
     const cache = (matter as unknown as { cache: Record<string, unknown> }).cache;
     const before = Object.keys(cache).length;
     for (let i = 0; i < 20; i += 1) dataOf(`---\ntitle: note ${i}\n---\nbody ${i}\n`);
@@ -317,7 +317,7 @@ describe('setFrontmatterFields', () => {
     expect(setFrontmatterFields('Just a body.\n', { status: 'x' })).toBe('---\nstatus: x\n---\n\nJust a body.\n');
   });
 
-  it('keeps a thematic-break note\'s body intact when adding properties', () => {
+  it("keeps a thematic-break note's body intact when adding properties", () => {
     const text = '---\nA paragraph after a rule.\n';
     const out = setFrontmatterFields(text, { status: 'x' });
     expect(out.endsWith(text)).toBe(true);

@@ -17,8 +17,8 @@ describe('ids and slugs', () => {
   });
 });
 
-describe('the demo vault\'s default anchor', () => {
-  it('is today once the anchor day\'s edits are past, else yesterday, so no commit is dated in the future', async () => {
+describe("the demo vault's default anchor", () => {
+  it("is today once the anchor day's edits are past, else yesterday, so no commit is dated in the future", async () => {
     const { defaultDemoAnchor } = await import('../../lib/demo/demo');
     expect(defaultDemoAnchor(new Date(2026, 10, 30, 14, 0))).toEqual(new Date(2026, 10, 30));
     expect(defaultDemoAnchor(new Date(2026, 10, 30, 6, 30))).toEqual(new Date(2026, 10, 29));

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { stripComments } from '../../lib/vault/notes/comments';
 import { computeBacklinks, createLinkResolver } from '../../lib/vault/notes/link-resolver';
-import {
-  isExternalTarget,
-  parseLinks,
-  type ParsedLink,
-} from '../../lib/vault/notes/links';
+import { isExternalTarget, parseLinks, type ParsedLink } from '../../lib/vault/notes/links';
 
 const raws = (links: ParsedLink[]) => links.map((link) => link.raw);
 
 describe('parseLinks: wikilinks', () => {
   it('finds a wikilink with its 1-based line', () => {
-    expect(parseLinks('# Title\n\nSee [[note]] here.')).toEqual([
-      { kind: 'wikilink', embed: false, raw: '[[note]]', target: 'note', line: 3 },
-    ]);
+    expect(parseLinks('# Title\n\nSee [[note]] here.')).toEqual([{ kind: 'wikilink', embed: false, raw: '[[note]]', target: 'note', line: 3 }]);
   });
 
   it('keeps the folders of a path target', () => {
@@ -26,9 +20,7 @@ describe('parseLinks: wikilinks', () => {
 
   it('drops the backslash of an escaped alias pipe inside a table', () => {
     const body = '| link | note |\n|---|---|\n| [[Backlinks\\|backlink]] | x |';
-    expect(parseLinks(body)).toEqual([
-      { kind: 'wikilink', embed: false, raw: '[[Backlinks\\|backlink]]', target: 'Backlinks', display: 'backlink', line: 3 },
-    ]);
+    expect(parseLinks(body)).toEqual([{ kind: 'wikilink', embed: false, raw: '[[Backlinks\\|backlink]]', target: 'Backlinks', display: 'backlink', line: 3 }]);
   });
 
   it('splits a heading subpath from the target', () => {
@@ -145,9 +137,7 @@ describe('parseLinks: markdown links', () => {
 
 describe('parseLinks: what is not a link', () => {
   it('ignores links in inline code spans', () => {
-    expect(parseLinks('Use `[[note name]]` and ``[x](y.md) [[z]]`` but [[real]]').map((link) => link.target)).toEqual([
-      'real',
-    ]);
+    expect(parseLinks('Use `[[note name]]` and ``[x](y.md) [[z]]`` but [[real]]').map((link) => link.target)).toEqual(['real']);
   });
 
   it('ignores links in fenced code blocks, with backticks or tildes', () => {
@@ -164,9 +154,7 @@ describe('parseLinks: what is not a link', () => {
   });
 
   it('ignores links in tab-indented code and indented code inside a quote', () => {
-    expect(parseLinks('Text\n\n\t[[tabbed]]\n\n>     [[quoted code]]\n\n> [[quoted]]').map((link) => link.target)).toEqual([
-      'quoted',
-    ]);
+    expect(parseLinks('Text\n\n\t[[tabbed]]\n\n>     [[quoted code]]\n\n> [[quoted]]').map((link) => link.target)).toEqual(['quoted']);
   });
 
   it('still finds links in nested list items indented with tabs or spaces', () => {
@@ -193,9 +181,7 @@ describe('parseLinks: what is not a link', () => {
   });
 
   it('ignores links inside HTML comments', () => {
-    expect(parseLinks('x <!-- [[hidden]] --> [[shown]]\n\n<!--\n[[block]]\n-->').map((link) => link.target)).toEqual([
-      'shown',
-    ]);
+    expect(parseLinks('x <!-- [[hidden]] --> [[shown]]\n\n<!--\n[[block]]\n-->').map((link) => link.target)).toEqual(['shown']);
   });
 });
 
@@ -403,12 +389,7 @@ describe('createLinkResolver', () => {
 
 describe('computeBacklinks', () => {
   it('lists each note’s incoming links with their lines, sorted by source', () => {
-    const resolver = createLinkResolver([
-      'projects/atlas.md',
-      'people/ana.md',
-      'decisions/use-postgres.md',
-      'sessions/s1.md',
-    ]);
+    const resolver = createLinkResolver(['projects/atlas.md', 'people/ana.md', 'decisions/use-postgres.md', 'sessions/s1.md']);
     const linksByPath = new Map<string, ParsedLink[]>([
       ['sessions/s1.md', parseLinks('Worked on [[atlas]].\n\nAlso [[atlas#Plan|the plan]] and [[#Notes]]', { project: '[[projects/atlas]]' })],
       ['decisions/use-postgres.md', parseLinks('For [Atlas](../projects/atlas.md) by [[ana]]. [[ghost]] [w](https://x.org)')],

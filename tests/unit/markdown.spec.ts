@@ -4,15 +4,7 @@ import type { Element, Root } from 'hast';
 import rehypeSanitize from 'rehype-sanitize';
 import { describe, expect, it } from 'vitest';
 import { MarkdownView } from '../../components/markdown-view';
-import {
-  anchorId,
-  createSlugger,
-  findWikilinks,
-  noteHref,
-  noteSanitizeSchema,
-  headingSlug,
-  stripComments,
-} from '../../lib/markdown';
+import { anchorId, createSlugger, findWikilinks, noteHref, noteSanitizeSchema, headingSlug, stripComments } from '../../lib/markdown';
 import { createLinkResolver } from '../../lib/vault/notes/link-resolver';
 
 const VAULT = [
@@ -69,7 +61,8 @@ function renderStyled(markdown: string, { notePath = 'notes/alpha.md', embed = t
   );
 }
 
-const SEMANTIC_CLASS = /^(?:callout(?:-title|-content)?|embed(?:-title|-content)?|broken-link|blocked-link|language-.+|contains-task-list|task-list-item|footnotes|sr-only)$/;
+const SEMANTIC_CLASS =
+  /^(?:callout(?:-title|-content)?|embed(?:-title|-content)?|broken-link|blocked-link|language-.+|contains-task-list|task-list-item|footnotes|sr-only)$/;
 
 /** The markup without the Tailwind utilities (kept: the classes the plugins set) and without the wrapper div. */
 function render(markdown: string, options?: RenderOptions): string {
@@ -84,14 +77,19 @@ function render(markdown: string, options?: RenderOptions): string {
 function tagsOf(html: string): { name: string; attrs: Record<string, string> }[] {
   return [...html.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[^\s=>/]+(?:="[^"]*")?)*)\s*\/?>/g)].map((match) => ({
     name: match[1].toLowerCase(),
-    attrs: Object.fromEntries(
-      [...match[2].matchAll(/([^\s=>/]+)(?:="([^"]*)")?/g)].map((attr) => [attr[1].toLowerCase(), attr[2] ?? '']),
-    ),
+    attrs: Object.fromEntries([...match[2].matchAll(/([^\s=>/]+)(?:="([^"]*)")?/g)].map((attr) => [attr[1].toLowerCase(), attr[2] ?? ''])),
   }));
 }
 
-const hrefs = (html: string) => tagsOf(html).filter((t) => t.name === 'a').map((t) => t.attrs.href);
-const decodeAttr = (value: string) => value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+const hrefs = (html: string) =>
+  tagsOf(html)
+    .filter((t) => t.name === 'a')
+    .map((t) => t.attrs.href);
+const decodeAttr = (value: string) =>
+  value
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'");
 
 describe('wikilinks', () => {
   it('links [[name]] to the note page of the resolved path', () => {
@@ -160,11 +158,7 @@ describe('wikilinks', () => {
   });
 
   it('finds several links in one text and takes the innermost of [[a [[b]]', () => {
-    expect(hrefs(render('[[atlas]], [[ana]] then [[x [[index]]'))).toEqual([
-      '/notes/projects/atlas.md',
-      '/notes/people/ana.md',
-      '/notes/index.md',
-    ]);
+    expect(hrefs(render('[[atlas]], [[ana]] then [[x [[index]]'))).toEqual(['/notes/projects/atlas.md', '/notes/people/ana.md', '/notes/index.md']);
   });
 
   it('keeps [[]] and a link broken across lines as text', () => {
@@ -262,9 +256,7 @@ describe('images', () => {
   });
 
   it('reads Obsidian sizes: ![[x.png|300]], ![[x.png|300x200]], ![alt|120](x.png)', () => {
-    const images = tagsOf(render('![[diagram.png|300]] ![[diagram.png|300x200]] ![Small|120](../assets/diagram.png)')).filter(
-      (t) => t.name === 'img',
-    );
+    const images = tagsOf(render('![[diagram.png|300]] ![[diagram.png|300x200]] ![Small|120](../assets/diagram.png)')).filter((t) => t.name === 'img');
     expect(images.map((i) => [i.attrs.width, i.attrs.height])).toEqual([
       ['300', undefined],
       ['300', '200'],
@@ -306,7 +298,9 @@ describe('images', () => {
 
   it('only ever emits img elements pointing at /files/', () => {
     const html = render('![[diagram.png]] ![](https://x.example/a.png) ![](../assets/diagram.png) ![](//x.example/b.png)');
-    const sources = tagsOf(html).filter((t) => t.name === 'img').map((t) => t.attrs.src);
+    const sources = tagsOf(html)
+      .filter((t) => t.name === 'img')
+      .map((t) => t.attrs.src);
     expect(sources).toHaveLength(2);
     expect(sources.every((src) => src.startsWith('/files/'))).toBe(true);
   });
@@ -504,9 +498,39 @@ describe('headings and block ids', () => {
 
 describe('XSS battery (SECURITY-TESTS #29)', () => {
   const ALLOWED_TAGS = new Set([
-    'a', 'blockquote', 'br', 'code', 'del', 'details', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'img',
-    'input', 'li', 'ol', 'p', 'pre', 'section', 'span', 'strong', 'summary', 'sup', 'table', 'tbody', 'td', 'th',
-    'thead', 'tr', 'ul',
+    'a',
+    'blockquote',
+    'br',
+    'code',
+    'del',
+    'details',
+    'div',
+    'em',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'hr',
+    'img',
+    'input',
+    'li',
+    'ol',
+    'p',
+    'pre',
+    'section',
+    'span',
+    'strong',
+    'summary',
+    'sup',
+    'table',
+    'tbody',
+    'td',
+    'th',
+    'thead',
+    'tr',
+    'ul',
   ]);
   const DANGEROUS_URL = /^\s*(?:javascript|vbscript|data|file):/i;
 
@@ -584,7 +608,11 @@ describe('DOM clobbering (SECURITY-TESTS #30)', () => {
 
   it('keeps footnote links pointing at their prefixed targets', () => {
     const html = render('Claim[^1].\n\n[^1]: Source.');
-    const ids = new Set(tagsOf(html).map((t) => t.attrs.id).filter(Boolean));
+    const ids = new Set(
+      tagsOf(html)
+        .map((t) => t.attrs.id)
+        .filter(Boolean),
+    );
     const inPage = hrefs(html).filter((href) => href.startsWith('#'));
     expect(inPage.length).toBeGreaterThan(0);
     for (const href of inPage) expect(ids).toContain(decodeURIComponent(href.slice(1)));

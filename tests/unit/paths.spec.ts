@@ -52,12 +52,7 @@ describe('normalizeVaultPath: staying inside the vault', () => {
     expectRefused(input, 'invalid_path', { forWrite: true });
   });
 
-  it.each([
-    ['..\\..\\etc\\passwd'],
-    ['notes\\..\\..\\x.md'],
-    ['notes\\a.md'],
-    ['%2e%2e%5cx'],
-  ])('refuses backslashes in %j', (input) => {
+  it.each([['..\\..\\etc\\passwd'], ['notes\\..\\..\\x.md'], ['notes\\a.md'], ['%2e%2e%5cx']])('refuses backslashes in %j', (input) => {
     expectRefused(input, 'invalid_path');
   });
 
@@ -114,7 +109,7 @@ describe('normalizeVaultPath: protected places', () => {
     expectRefused(input, 'forbidden', { forWrite: true });
   });
 
-  it('lets Obsidian\'s settings be read but never Lucid\'s own state', () => {
+  it("lets Obsidian's settings be read but never Lucid's own state", () => {
     expect(normalizeVaultPath('.obsidian/app.json')).toBe('.obsidian/app.json');
     expectRefused('.lucid/search.sqlite', 'forbidden');
   });
@@ -179,7 +174,7 @@ describe('isInside', () => {
     expect(isInside('/x/vault', '/x/vault/..notes.md')).toBe(true);
   });
 
-  it('is false for a sibling whose name starts with the vault\'s name', () => {
+  it("is false for a sibling whose name starts with the vault's name", () => {
     expect(isInside('/x/vault', '/x/vault-old/secret.md')).toBe(false);
     expect(isInside('/x/vault', '/x/..vault/secret.md')).toBe(false);
     expect(isInside('/x/vault', '/x')).toBe(false);

@@ -27,14 +27,7 @@ describe('tokenizeQuery', () => {
 
   it('turns FTS operators typed as words into ordinary terms or stopwords', () => {
     expect(tokenizeQuery('postgres AND NOT mysql OR NEAR(redis, 5)')).toEqual(['postgres', 'mysql', 'near', 'redis', '5']);
-    expect(tokenizeQuery('title:atlas body:* ^start -minus +plus')).toEqual([
-      'title',
-      'atlas',
-      'body',
-      'start',
-      'minus',
-      'plus',
-    ]);
+    expect(tokenizeQuery('title:atlas body:* ^start -minus +plus')).toEqual(['title', 'atlas', 'body', 'start', 'minus', 'plus']);
   });
 
   it('returns nothing for stopwords, punctuation and emoji alone', () => {

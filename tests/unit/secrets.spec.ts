@@ -19,7 +19,8 @@ describe('the secrets guard', () => {
   });
 
   it('masks a whole private key block', () => {
-    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACBQ\n-----END OPENSSH PRIVATE KEY-----';
+    const key =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACBQ\n-----END OPENSSH PRIVATE KEY-----';
     const result = maskSecrets(`before\n${key}\nafter`);
     expect(result.findings.map((f) => f.kind)).toEqual(['a private key']);
     expect(result.text).toBe('before\n-----BEGIN OPENSSH PRIVATE KEY-----…[masked]\nafter');

@@ -5,10 +5,9 @@ import { blobId, showFile } from '../git/repo';
 import { slugify } from '../ids';
 import { maskSecrets } from '../write/secrets';
 import { observationTime, observeSession, type OpenSession } from './sessions';
-import { type Vault } from '../vault';
-import { type EditRequest, type EditResult } from '../write/edit-types';
-import { type Note } from '../notes/note';
-
+import type { Vault } from '../vault';
+import type { EditRequest, EditResult } from '../write/edit-types';
+import type { Note } from '../notes/note';
 
 /** The slug of an agent's name (`Claude Code` → `claude-code`); `agent:` in front is ignored. */
 export function agentSlug(agent: string): string {

@@ -119,10 +119,12 @@ const PROPERTY_NAME = /^[^\s:#][^:#\n]*$/;
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 /** A front-matter value an agent may set: text, a number, true/false, a list of those, or null (remove it). */
 const fieldValue = z.union([scalar, z.null(), z.array(scalar)], {
-  error: (issue) => `Property ${String(issue.path?.[1] ?? '')} must be text, a number, true/false, a list of those, or null to remove it: front matter is flat.`,
+  error: (issue) =>
+    `Property ${String(issue.path?.[1] ?? '')} must be text, a number, true/false, a list of those, or null to remove it: front matter is flat.`,
 });
 const propertyFields = z.record(z.string().regex(PROPERTY_NAME).max(100), fieldValue, {
-  error: (issue) => (issue.code === 'invalid_key' ? `"${String(issue.input).slice(0, 40)}" is not a property name.` : 'fields must be an object of properties.'),
+  error: (issue) =>
+    issue.code === 'invalid_key' ? `"${String(issue.input).slice(0, 40)}" is not a property name.` : 'fields must be an object of properties.',
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -133,7 +135,7 @@ export const startSessionInputSchema = z.object({
   agent: requiredText(100).describe('Your name as an agent, e.g. "claude-code"; you write as agent:<slug of it>.'),
   task: requiredText(1000).describe('What you are about to do, in one sentence.'),
   project: projectFilter.describe('The project\'s name or note path, e.g. "atlas" or "projects/atlas.md".'),
-  repo: optionalText(500).describe('The code repository you work in (remote URL or path), matched against projects\' repo field.'),
+  repo: optionalText(500).describe("The code repository you work in (remote URL or path), matched against projects' repo field."),
 });
 
 /** One note an agent should read before it starts, and why. */
@@ -210,7 +212,7 @@ export type StartSessionResult = z.infer<typeof startSessionResultSchema>;
 /** What `search_notes` takes. */
 export const searchNotesInputSchema = z.object({
   query: requiredText(500).describe('A question or keywords, e.g. "why did we pick postgres".'),
-  type: optionalText(50).describe('Only notes of this type: person, project, decision, session, skill, report, or a vault\'s own type.'),
+  type: optionalText(50).describe("Only notes of this type: person, project, decision, session, skill, report, or a vault's own type."),
   project: projectFilter.describe('Only notes of this project (its name or note path).'),
   limit: countUpTo(50).optional().describe('At most this many results (default 20).'),
 });
@@ -422,10 +424,23 @@ export type SessionObservations = z.infer<typeof sessionObservationsSchema>;
 
 /** Next steps as a list, or as text with one step per line (a leading `-` or `*` dropped). */
 const nextSteps = z
-  .union([z.array(z.string().max(500, { error: 'next_steps: each step is at most 500 characters.' })).max(50, { error: 'next_steps has more than 50 steps.' }), z.string().max(5000)], {
-    error: 'next_steps must be a list of steps, or text with one step per line.',
-  })
-  .transform((steps) => (typeof steps === 'string' ? steps.split('\n').map((s) => s.replace(/^\s*[-*]\s*/, '').trim()).filter(Boolean) : steps));
+  .union(
+    [
+      z.array(z.string().max(500, { error: 'next_steps: each step is at most 500 characters.' })).max(50, { error: 'next_steps has more than 50 steps.' }),
+      z.string().max(5000),
+    ],
+    {
+      error: 'next_steps must be a list of steps, or text with one step per line.',
+    },
+  )
+  .transform((steps) =>
+    typeof steps === 'string'
+      ? steps
+          .split('\n')
+          .map((s) => s.replace(/^\s*[-*]\s*/, '').trim())
+          .filter(Boolean)
+      : steps,
+  );
 
 /** What `end_session` takes. */
 export const endSessionInputSchema = z.object({

@@ -6,21 +6,11 @@ import { noteLink } from '../notes/note-formats';
 import { basenameOf } from '../notes/paths';
 import { describeSecrets, maskSecrets } from '../write/secrets';
 import { requireOpenSession } from './sessions';
-import {
-  matchProject,
-  notePathFromInput,
-  projectNames,
-  resolveLinkValue,
-} from './session-context';
-import { type Vault } from '../vault';
-import { type EditRequest } from '../write/edit-types';
-import { type Note } from '../notes/note';
-import {
-  commitAs,
-  observeWrites,
-  readIfExists,
-  safeReason,
-} from './common';
+import { matchProject, notePathFromInput, projectNames, resolveLinkValue } from './session-context';
+import type { Vault } from '../vault';
+import type { EditRequest } from '../write/edit-types';
+import type { Note } from '../notes/note';
+import { commitAs, observeWrites, readIfExists, safeReason } from './common';
 import { fileSecretProposal } from './inbox-ops';
 import { parseInput, recordDecisionInputSchema, type RecordDecisionInput, type RecordDecisionResult } from './contract';
 
@@ -35,7 +25,11 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
   const notes = await vault.listNotes();
   const project = matchProject(notes, { project: input.project });
   if (!project) {
-    throw new VaultError('not_found', `No project note matches "${input.project}". Known projects: ${projectNames(notes).join(', ') || 'none'}. Write the project note first (write_note ${vault.layout.projects}/<name>.md).`, { field: 'project' });
+    throw new VaultError(
+      'not_found',
+      `No project note matches "${input.project}". Known projects: ${projectNames(notes).join(', ') || 'none'}. Write the project note first (write_note ${vault.layout.projects}/<name>.md).`,
+      { field: 'project' },
+    );
   }
   const title = oneLine(input.title, 200);
   const decision = input.decision.trim();
@@ -54,12 +48,21 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
     const asLink = resolveLinkValue(resolver, given.startsWith('[[') ? given : `[[${given.replace(/\.md$/i, '')}]]`, path);
     replaced = notes.find((n) => n.path === (asLink ?? notePathFromInput(given))) ?? null;
     if (!replaced || replaced.lucidType !== 'decision') {
-      throw new VaultError('not_found', `replaces: no decision note "${given}". Pass the path read_note or search_notes gave (e.g. ${vault.layout.decisions}/...).`, { field: 'replaces' });
+      throw new VaultError(
+        'not_found',
+        `replaces: no decision note "${given}". Pass the path read_note or search_notes gave (e.g. ${vault.layout.decisions}/...).`,
+        { field: 'replaces' },
+      );
     }
     if (replaced.frontmatter.status === 'superseded') {
-      throw new VaultError('conflict', `${replaced.path} is already superseded${typeof replaced.frontmatter.superseded_by === 'string' ? ` by ${replaced.frontmatter.superseded_by}` : ''}; replace the current decision instead.`, { field: 'replaces' });
+      throw new VaultError(
+        'conflict',
+        `${replaced.path} is already superseded${typeof replaced.frontmatter.superseded_by === 'string' ? ` by ${replaced.frontmatter.superseded_by}` : ''}; replace the current decision instead.`,
+        { field: 'replaces' },
+      );
     }
-    if (replaced.path === path) throw new VaultError('invalid_input', 'A decision cannot replace itself; give the new decision another title.', { field: 'title' });
+    if (replaced.path === path)
+      throw new VaultError('invalid_input', 'A decision cannot replace itself; give the new decision another title.', { field: 'title' });
   }
   const now = vault.clock();
   const data: FrontmatterData = {
@@ -103,11 +106,20 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
     if (replaced) {
       const current = await vault.readNote(replaced.path);
       if (current.frontmatter.status === 'superseded') throw new VaultError('conflict', `${replaced.path} was superseded meanwhile; read it again.`);
-      changes.push({ path: replaced.path, content: setFrontmatterFields(current.text ?? '', { status: 'superseded', superseded_by: noteLink(path), updated: formatDate(now) }), expectedHash: current.hash });
+      changes.push({
+        path: replaced.path,
+        content: setFrontmatterFields(current.text ?? '', { status: 'superseded', superseded_by: noteLink(path), updated: formatDate(now) }),
+        expectedHash: current.hash,
+      });
     }
     try {
       const result = await commitAs(vault, session, { op: 'create', path, reason, changes });
-      observeWrites(vault, session, changes.map((c) => c.path), result.editId);
+      observeWrites(
+        vault,
+        session,
+        changes.map((c) => c.path),
+        result.editId,
+      );
       return {
         status: 'written',
         path,
@@ -121,7 +133,9 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
     } catch (error) {
       if (!isVaultError(error, 'conflict')) throw error;
       if (await readIfExists(vault, path)) {
-        throw new VaultError('conflict', `${path} already exists. Give this decision another title, or pass replaces: "${path}" to supersede it.`, { field: 'title' });
+        throw new VaultError('conflict', `${path} already exists. Give this decision another title, or pass replaces: "${path}" to supersede it.`, {
+          field: 'title',
+        });
       }
       if (attempt >= 20) throw error;
     }

@@ -3,31 +3,12 @@ import { blobId } from '../git/repo';
 import { inboxNotePath, inboxNoteText, noteLink } from '../notes/note-formats';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
-import {
-  observationTime,
-  observeSession,
-  requireOpenSession,
-  type OpenSession,
-} from './sessions';
-import { type Vault } from '../vault';
-import { type EditResult } from '../write/edit-types';
-import { type Note } from '../notes/note';
-import {
-  blobOfNote,
-  commitAs,
-  folderOf,
-  readIfExists,
-  safeReason,
-} from './common';
-import {
-  INBOX_FLAGS,
-  parseInput,
-  proposeInputSchema,
-  type InboxFlag,
-  type ProposalAction,
-  type ProposeInput,
-  type ProposeResult,
-} from './contract';
+import { observationTime, observeSession, requireOpenSession, type OpenSession } from './sessions';
+import type { Vault } from '../vault';
+import type { EditResult } from '../write/edit-types';
+import type { Note } from '../notes/note';
+import { blobOfNote, commitAs, folderOf, readIfExists, safeReason } from './common';
+import { INBOX_FLAGS, parseInput, proposeInputSchema, type InboxFlag, type ProposalAction, type ProposeInput, type ProposeResult } from './contract';
 
 interface ProposalSpec {
   target: string;
@@ -127,7 +108,11 @@ export async function proposeToInbox(vault: Vault, given: ProposeInput): Promise
       bytes = await vault.readFileBytes(target);
     } catch (error) {
       if (isVaultError(error, 'not_found')) {
-        throw new VaultError('not_found', `${target} does not exist, so it cannot be ${input.action === 'delete' ? 'deleted' : 'changed'}; propose action create instead.`, { field: 'target' });
+        throw new VaultError(
+          'not_found',
+          `${target} does not exist, so it cannot be ${input.action === 'delete' ? 'deleted' : 'changed'}; propose action create instead.`,
+          { field: 'target' },
+        );
       }
       throw error;
     }
@@ -167,4 +152,3 @@ export async function proposeToInbox(vault: Vault, given: ProposeInput): Promise
       : `Proposed in ${path}; a person will accept, edit or reject it.`,
   };
 }
-

@@ -3,14 +3,8 @@ import { VaultError } from '../errors';
 import { maskSecrets } from '../write/secrets';
 import { observationTime, observeSession } from './sessions';
 import { matchProject, notePathFromInput, projectNames } from './session-context';
-import { type Vault } from '../vault';
-import {
-  parseInput,
-  readNoteInputSchema,
-  searchNotesOptionsSchema,
-  type ReadNoteResult,
-  type SearchNotesResult,
-} from './contract';
+import type { Vault } from '../vault';
+import { parseInput, readNoteInputSchema, searchNotesOptionsSchema, type ReadNoteResult, type SearchNotesResult } from './contract';
 import type { z } from 'zod';
 
 /** Reads a note for an agent, with its hash, outgoing links (resolved) and backlinks; records the read. Writes nothing. */
@@ -48,7 +42,9 @@ export async function searchNotes(vault: Vault, given: SearchNotesInput, observe
     const notes = await vault.listNotes();
     const match = matchProject(notes, { project: input.project });
     if (!match) {
-      throw new VaultError('not_found', `No project note matches "${input.project}". Known projects: ${projectNames(notes).join(', ') || 'none'}.`, { field: 'project' });
+      throw new VaultError('not_found', `No project note matches "${input.project}". Known projects: ${projectNames(notes).join(', ') || 'none'}.`, {
+        field: 'project',
+      });
     }
     project = match.note.path;
   }
@@ -62,5 +58,9 @@ export async function searchNotes(vault: Vault, given: SearchNotesInput, observe
   const at = observationTime(vault);
   const recorded = maskSecrets(oneLine(query, 200)).text;
   for (const id of observeIn) observeSession(vault, id, { kind: 'search', query: recorded, at });
-  return { query, project, results: hits.map((h) => ({ path: h.path, title: h.title, type: h.type, score: Math.round(h.score * 1000) / 1000, snippet: h.snippet })) };
+  return {
+    query,
+    project,
+    results: hits.map((h) => ({ path: h.path, title: h.title, type: h.type, score: Math.round(h.score * 1000) / 1000, snippet: h.snippet })),
+  };
 }

@@ -35,7 +35,11 @@ function normalizeRepo(value: string): string {
   repo = repo.replace(/^git\+/, '').replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   repo = repo.replace(/^[^@/]+@([^:/]+):/, '$1/');
   repo = repo.replace(/^[^@/]+@/, '');
-  repo = repo.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+  repo = repo
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '');
   return repo;
 }
 
@@ -57,10 +61,16 @@ export function matchProject(notes: readonly Note[], input: { project?: string |
     if (byPath) return { note: byPath, why: `the project note, matched by its path "${given}"` };
     const lower = given.toLowerCase();
     const slug = slugify(given);
-    const byName = projects.find((p) => String(p.frontmatter.name ?? '').trim().toLowerCase() === lower)
-      ?? projects.find((p) => basenameOf(p.path).toLowerCase() === lower)
-      ?? projects.find((p) => aliasesOf(p).some((a) => a.toLowerCase() === lower))
-      ?? (slug ? projects.find((p) => slugify(String(p.frontmatter.name ?? '')) === slug || slugify(basenameOf(p.path)) === slug) : undefined);
+    const byName =
+      projects.find(
+        (p) =>
+          String(p.frontmatter.name ?? '')
+            .trim()
+            .toLowerCase() === lower,
+      ) ??
+      projects.find((p) => basenameOf(p.path).toLowerCase() === lower) ??
+      projects.find((p) => aliasesOf(p).some((a) => a.toLowerCase() === lower)) ??
+      (slug ? projects.find((p) => slugify(String(p.frontmatter.name ?? '')) === slug || slugify(basenameOf(p.path)) === slug) : undefined);
     if (byName) return { note: byName, why: `the project note, matched by the name "${given}"` };
   }
   const repo = input.repo?.trim();
@@ -110,7 +120,11 @@ function stem(word: string): string {
 }
 
 function termsOf(text: string): Set<string> {
-  return new Set(tokenizeQuery(text).filter((t) => t.length > 1).map(stem));
+  return new Set(
+    tokenizeQuery(text)
+      .filter((t) => t.length > 1)
+      .map(stem),
+  );
 }
 
 /**
@@ -144,7 +158,10 @@ export async function readFirst(
   const byEnd = (a: Note, b: Note) => (timeOf(b.frontmatter.ended) || 0) - (timeOf(a.frontmatter.ended) || 0);
   const chosen = new Set<string>();
   if (project) {
-    for (const s of sessions.filter((n) => resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path).sort(byEnd).slice(0, 3)) {
+    for (const s of sessions
+      .filter((n) => resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path)
+      .sort(byEnd)
+      .slice(0, 3)) {
       chosen.add(s.path);
       items.push(item(s, `the last work on ${projectName}: ${sessionLine(s)}`));
     }
@@ -218,7 +235,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
   const index = await vault.commits();
   // The commit that wrote the previous session's note marks "since" in the history itself, so a
   // clock that is off (or a commit dated in the future) cannot hide or repeat a correction.
-  const marker = previous ? index.list({ path: previous.path, session: basenameOf(previous.path), limit: 1 })[0] ?? null : null;
+  const marker = previous ? (index.list({ path: previous.path, session: basenameOf(previous.path), limit: 1 })[0] ?? null) : null;
   let commits: CommitRecord[];
   if (marker) {
     commits = [];
@@ -238,7 +255,11 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
   const seen = new Set<string>();
   const wroteBefore = new Map<string, boolean>();
   const yoursFor = async (path: string) => {
-    if (!wroteBefore.has(path)) wroteBefore.set(path, index.historyOf(path, 100).some((c) => c.actor === actor));
+    if (!wroteBefore.has(path))
+      wroteBefore.set(
+        path,
+        index.historyOf(path, 100).some((c) => c.actor === actor),
+      );
     return wroteBefore.get(path) ?? false;
   };
   for (const c of commits) {

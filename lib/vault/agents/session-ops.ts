@@ -4,26 +4,12 @@ import { composeNote } from '../notes/frontmatter';
 import { formatDate, formatTime, newSessionId } from '../ids';
 import { sessionNoteParts } from '../notes/note-formats';
 import { describeSecrets, maskSecrets } from '../write/secrets';
-import {
-  createSessionState,
-  readOpenSession,
-  removeSessionState,
-  requireOpenSession,
-  summarizeObservations,
-  type SessionOwner,
-} from './sessions';
+import { createSessionState, readOpenSession, removeSessionState, requireOpenSession, summarizeObservations, type SessionOwner } from './sessions';
 import { matchProject, projectNames, readFirst, sinceLastSession } from './session-context';
-import { type Vault } from '../vault';
-import { type EditResult } from '../write/edit-types';
+import type { Vault } from '../vault';
+import type { EditResult } from '../write/edit-types';
 import { agentSlug, commitAs } from './common';
-import {
-  endSessionInputSchema,
-  parseInput,
-  startSessionInputSchema,
-  type EndSessionInput,
-  type EndSessionResult,
-  type StartSessionResult,
-} from './contract';
+import { endSessionInputSchema, parseInput, startSessionInputSchema, type EndSessionInput, type EndSessionResult, type StartSessionResult } from './contract';
 import type { z } from 'zod';
 
 /** Input of {@link startSession}: the tool's input, and which process holds the session. */
@@ -127,7 +113,8 @@ export async function endSession(vault: Vault, given: EndSessionInput): Promise<
     result = await commitAs(vault, session, {
       op: 'create',
       path,
-      reason: outcome === 'abandoned' ? 'session abandoned: the client went away without end_session' : `session ${outcome}: ${oneLine(summaryMasked.text, 120)}`,
+      reason:
+        outcome === 'abandoned' ? 'session abandoned: the client went away without end_session' : `session ${outcome}: ${oneLine(summaryMasked.text, 120)}`,
       changes: [{ path, content: text, expectedHash: null }],
     });
   } catch (error) {
@@ -156,7 +143,11 @@ export async function abandonSessions(vault: Vault, ids: readonly string[], why 
   for (const id of ids) {
     if (!readOpenSession(vault, id)) continue;
     try {
-      const result = await endSession(vault, { session: id, outcome: 'abandoned', summary: `Abandoned: ${why} The properties list what Lucid observed during the session.` });
+      const result = await endSession(vault, {
+        session: id,
+        outcome: 'abandoned',
+        summary: `Abandoned: ${why} The properties list what Lucid observed during the session.`,
+      });
       written.push(result.path);
     } catch (error) {
       if (!isVaultError(error, 'conflict') && !isVaultError(error, 'not_found')) throw error;

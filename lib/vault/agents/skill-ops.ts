@@ -1,23 +1,12 @@
 import { oneLine } from '../git/changelog';
 import { VaultError, isVaultError } from '../errors';
-import {
-  composeNote,
-  parseFrontmatter,
-  setFrontmatterFields,
-  splitNote,
-} from '../notes/frontmatter';
+import { composeNote, parseFrontmatter, setFrontmatterFields, splitNote } from '../notes/frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
 import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
 import { requireOpenSession } from './sessions';
-import { type Vault } from '../vault';
-import { type Note } from '../notes/note';
-import {
-  blobOfNote,
-  commitAs,
-  observeWrites,
-  readIfExists,
-  safeReason,
-} from './common';
+import type { Vault } from '../vault';
+import type { Note } from '../notes/note';
+import { blobOfNote, commitAs, observeWrites, readIfExists, safeReason } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
 import { INBOX_FLAGS, moltSkillInputSchema, parseInput, type MoltSkillInput, type MoltSkillResult } from './contract';
 
@@ -34,25 +23,38 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
   if (!name) throw new VaultError('invalid_input', 'name must contain letters or digits (it becomes skills/<name>.md).', { field: 'name' });
   const content = input.content;
   if (parseFrontmatter(content).parts.hasFrontmatter) {
-    throw new VaultError('invalid_input', 'content is the skill\'s text without front matter; pass the trigger as trigger.', { field: 'content' });
+    throw new VaultError('invalid_input', "content is the skill's text without front matter; pass the trigger as trigger.", { field: 'content' });
   }
   const reason = safeReason(input.reason);
   const trigger = input.trigger === undefined ? undefined : oneLine(input.trigger, 500);
   const path = `${vault.layout.skills}/${name}.md`;
   if (await readIfExists(vault, `${vault.layout.skillsArchive}/${name}.md`)) {
-    throw new VaultError('forbidden', `The skill ${name} is archived (${vault.layout.skillsArchive}/${name}.md); molt the skill it was merged into, or choose another name.`, { field: 'name' });
+    throw new VaultError(
+      'forbidden',
+      `The skill ${name} is archived (${vault.layout.skillsArchive}/${name}.md); molt the skill it was merged into, or choose another name.`,
+      { field: 'name' },
+    );
   }
   const current = await readIfExists(vault, path);
   if (current?.problem) throw new VaultError('invalid_frontmatter', `${path} cannot be molted until a person fixes it: ${current.problemMessage}`);
   if (current && current.frontmatter.status === 'archived') {
-    throw new VaultError('forbidden', `The skill ${name} is archived${typeof current.frontmatter.merged_into === 'string' ? ` and merged into ${current.frontmatter.merged_into}` : ''}; molt that one instead.`, { field: 'name' });
+    throw new VaultError(
+      'forbidden',
+      `The skill ${name} is archived${typeof current.frontmatter.merged_into === 'string' ? ` and merged into ${current.frontmatter.merged_into}` : ''}; molt that one instead.`,
+      { field: 'name' },
+    );
   }
   if (!current && (!trigger || trigger.trim() === '')) {
-    throw new VaultError('invalid_input', `${path} is a new skill: give its trigger (when an agent should use it), e.g. "when CI fails intermittently".`, { field: 'trigger' });
+    throw new VaultError('invalid_input', `${path} is a new skill: give its trigger (when an agent should use it), e.g. "when CI fails intermittently".`, {
+      field: 'trigger',
+    });
   }
   const from = current ? Number(current.frontmatter.version) : 0;
   if (current && !(Number.isInteger(from) && from >= 1)) {
-    throw new VaultError('schema_violation', `${path} has no valid version (found ${JSON.stringify(current.frontmatter.version)}); a person must fix it first.`);
+    throw new VaultError(
+      'schema_violation',
+      `${path} has no valid version (found ${JSON.stringify(current.frontmatter.version)}); a person must fix it first.`,
+    );
   }
   const to = from + 1;
   const now = vault.clock();
@@ -62,9 +64,17 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
     const text = body.startsWith('\n') ? body : `\n${body}`;
     const withEnd = text.endsWith('\n') ? text : `${text}\n`;
     if (!base) {
-      return composeNote({ type: 'skill', name, version, trigger: trig, last_updated: formatDate(now), status: 'active', created: formatTime(now), updated: formatDate(now) }, withEnd);
+      return composeNote(
+        { type: 'skill', name, version, trigger: trig, last_updated: formatDate(now), status: 'active', created: formatTime(now), updated: formatDate(now) },
+        withEnd,
+      );
     }
-    const fields = setFrontmatterFields(base.text ?? '', { version, last_updated: formatDate(now), updated: formatDate(now), ...(trig !== undefined ? { trigger: trig } : {}) });
+    const fields = setFrontmatterFields(base.text ?? '', {
+      version,
+      last_updated: formatDate(now),
+      updated: formatDate(now),
+      ...(trig !== undefined ? { trigger: trig } : {}),
+    });
     return fields.slice(0, splitNote(fields).bodyStart) + withEnd;
   };
   const secrets = [...maskedContent.findings, ...maskedTrigger.findings];
@@ -140,4 +150,3 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
     };
   }
 }
-

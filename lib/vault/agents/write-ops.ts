@@ -4,19 +4,10 @@ import { formatDate, formatTime } from '../ids';
 import { normalizeNotePath } from '../notes/paths';
 import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
 import { requireOpenSession, type OpenSession } from './sessions';
-import { type Vault } from '../vault';
+import type { Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
-import { type ComposedText, type EditRequest } from '../write/edit-types';
-import {
-  blobOfNote,
-  blobOfText,
-  commitAs,
-  folderOf,
-  observeWrites,
-  readIfExists,
-  safeReason,
-  versionWithHash,
-} from './common';
+import type { ComposedText, EditRequest } from '../write/edit-types';
+import { blobOfNote, blobOfText, commitAs, folderOf, observeWrites, readIfExists, safeReason, versionWithHash } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
 import { INBOX_FLAGS, parseInput, writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract';
 
@@ -112,7 +103,8 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
   const folder = folderOf(vault, path);
   if (folder === 'inbox') throw new VaultError('forbidden', `${path} is in the inbox: use propose_to_inbox to send a proposal.`, { field: 'path' });
   if (folder === 'sessions') throw new VaultError('forbidden', `${path} is a session note: end_session writes it.`, { field: 'path' });
-  if (folder === 'skills') throw new VaultError('forbidden', `${path} is a skill: use molt_skill, which raises its version and records the molt.`, { field: 'path' });
+  if (folder === 'skills')
+    throw new VaultError('forbidden', `${path} is a skill: use molt_skill, which raises its version and records the molt.`, { field: 'path' });
   const reason = safeReason(input.reason);
   const fields = withRemovals(input.fields);
   const content = input.content;
@@ -124,7 +116,8 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
     const current = await readIfExists(vault, path);
     if (current) assertAgentWritable(current);
     const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
-    const proposed = mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields).text;
+    const proposed =
+      mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields).text;
     const { path: inboxPath, result } = await fileSecretProposal(vault, session, { target: path, action, content: proposed, reason, current, secrets });
     return {
       status: 'possible_secret',
@@ -154,7 +147,9 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
     current = await readIfExists(vault, path);
     if (current) assertAgentWritable(current);
     if (!current && mode !== 'create') {
-      throw new VaultError('not_found', `${path} does not exist. Use mode create to make it${mode === 'replace' ? '' : ' (content is the whole note)'}.`, { field: 'path' });
+      throw new VaultError('not_found', `${path} does not exist. Use mode create to make it${mode === 'replace' ? '' : ' (content is the whole note)'}.`, {
+        field: 'path',
+      });
     }
     const stale = (current && mode === 'create') || (input.expected_hash !== undefined && current && current.hash !== input.expected_hash);
     if (stale && current) return conflictToInbox(vault, session, { path, mode, current, content, fields, expectedHash: input.expected_hash, reason });
@@ -186,7 +181,15 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
 async function conflictToInbox(
   vault: Vault,
   session: OpenSession,
-  input: { path: string; mode: WriteNoteInput['mode']; current: Note; content?: string; fields?: Record<string, unknown>; expectedHash?: string; reason: string },
+  input: {
+    path: string;
+    mode: WriteNoteInput['mode'];
+    current: Note;
+    content?: string;
+    fields?: Record<string, unknown>;
+    expectedHash?: string;
+    reason: string;
+  },
 ): Promise<WriteNoteResult> {
   const { path, mode, current } = input;
   const basedOnText = input.expectedHash ? await versionWithHash(vault, path, input.expectedHash) : null;
@@ -201,9 +204,10 @@ async function conflictToInbox(
     const base = mode === 'set_fields' && basedOnText !== null ? basedOnText : (current.text ?? '');
     proposed = composeWrite(vault, mode === 'create' ? 'replace' : mode, base, input.content, input.fields).text;
   }
-  const why = mode === 'create'
-    ? `${path} already exists`
-    : `${path} changed since ${session.actor} read it (expected hash ${(input.expectedHash ?? '').slice(0, 12)}…, now ${current.hash.slice(0, 12)}…)`;
+  const why =
+    mode === 'create'
+      ? `${path} already exists`
+      : `${path} changed since ${session.actor} read it (expected hash ${(input.expectedHash ?? '').slice(0, 12)}…, now ${current.hash.slice(0, 12)}…)`;
   const { path: inboxPath, result } = await fileProposal(vault, session, {
     target: path,
     action,

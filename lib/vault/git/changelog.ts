@@ -44,7 +44,10 @@ export interface ChangelogLine {
  */
 function changelogLink(path: string): string {
   if (/[#|^[\]]/.test(path)) {
-    const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '').replace(/[[\]]/g, '');
+    const name = path
+      .slice(path.lastIndexOf('/') + 1)
+      .replace(/\.md$/i, '')
+      .replace(/[[\]]/g, '');
     return `[${name}](${path.split('/').map(encodeURIComponent).join('/')})`;
   }
   return `[[${linkTo(path)}]]`;
@@ -64,7 +67,8 @@ export function formatChangelogLine(entry: ChangelogEntry): string {
 }
 
 // The actor may hold spaces (`human:Ada Lovelace`); it runs up to the ` · ` before the op.
-const LINE = /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) (?:\[\[([^\]]+)\]\]|\[[^\]]*\]\(([^)\s]+)\))(?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
+const LINE =
+  /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) (?:\[\[([^\]]+)\]\]|\[[^\]]*\]\(([^)\s]+)\))(?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
 
 /** Parses one changelog line; null for anything else (titles, blank lines, a person's notes). */
 export function parseChangelogLine(raw: string): ChangelogLine | null {

@@ -47,7 +47,10 @@ export function parseGitLog(output: string, toVault: (path: string) => string = 
     const parts = record.split(FIELD);
     if (parts.length < 5) continue;
     const [sha, time, author, message] = parts;
-    const rest = parts.slice(4).join(FIELD).replace(/^\0?\n?/, '');
+    const rest = parts
+      .slice(4)
+      .join(FIELD)
+      .replace(/^\0?\n?/, '');
     const tokens = rest.split('\0').filter((t) => t !== '' && t !== '\n');
     const paths: CommitRecord['paths'] = [];
     for (let i = 0; i < tokens.length; i += 1) {
@@ -99,7 +102,10 @@ interface Row {
  * commit is no longer an ancestor of HEAD, so no lookup walks the whole history.
  */
 export class CommitIndex {
-  private constructor(private readonly db: Database.Database, private readonly repo: GitRepo) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly repo: GitRepo,
+  ) {}
 
   /** Opens (creating or rebuilding on a version change) the index at `dbPath`. */
   static open(dbPath: string, repo: GitRepo): CommitIndex {
@@ -143,7 +149,18 @@ export class CommitIndex {
       this.db.prepare("DELETE FROM meta WHERE key = 'head'").run();
       return 0;
     }
-    const output = await runGit(this.repo, ['-c', 'core.quotePath=false', 'log', '--reverse', '-z', '-M', '--name-status', `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%B${FIELD}`, ...range, '--']);
+    const output = await runGit(this.repo, [
+      '-c',
+      'core.quotePath=false',
+      'log',
+      '--reverse',
+      '-z',
+      '-M',
+      '--name-status',
+      `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%B${FIELD}`,
+      ...range,
+      '--',
+    ]);
     const records = parseGitLog(output, (p) => fromTop(this.repo, p));
     const insert = this.db.prepare(
       'INSERT OR IGNORE INTO commits (sha, time, author, actor, op, edit_id, session, subject, reason, trailers, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -151,7 +168,19 @@ export class CommitIndex {
     const insertPath = this.db.prepare('INSERT INTO commit_paths (seq, path, status, old_path) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const r of records) {
-        const info = insert.run(r.sha, r.time, r.author, r.actor, r.op, r.editId, r.session, r.subject, r.reason, JSON.stringify(r.trailers), JSON.stringify(r.paths));
+        const info = insert.run(
+          r.sha,
+          r.time,
+          r.author,
+          r.actor,
+          r.op,
+          r.editId,
+          r.session,
+          r.subject,
+          r.reason,
+          JSON.stringify(r.trailers),
+          JSON.stringify(r.paths),
+        );
         if (info.changes === 0) continue;
         for (const p of r.paths) insertPath.run(info.lastInsertRowid, p.path, p.status, p.oldPath);
       }

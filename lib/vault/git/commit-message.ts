@@ -43,7 +43,10 @@ export function formatCommitMessage(input: CommitMessageInput): string {
 export function parseCommitMessage(message: string): { subject: string; body: string; trailers: Record<string, string> } {
   const text = message.replace(/\r\n/g, '\n').replace(/\n+$/, '');
   const [subject, ...rest] = text.split('\n');
-  const paragraphs = rest.join('\n').trim().split(/\n\s*\n/);
+  const paragraphs = rest
+    .join('\n')
+    .trim()
+    .split(/\n\s*\n/);
   const trailers: Record<string, string> = {};
   const last = paragraphs[paragraphs.length - 1] ?? '';
   const lines = last.split('\n');

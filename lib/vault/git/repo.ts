@@ -43,7 +43,8 @@ export type GitTarget = Pick<GitRepo, 'root' | 'env'> & { run?: GitRunner };
  * The variables git may see from the caller's environment. Everything else (GIT_DIR and
  * GIT_INDEX_FILE from a hook, pagers, editors, askpass, SSH commands) is left out.
  */
-const PASSED_ENV = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
+const PASSED_ENV =
+  /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
 
 function gitEnv(repo: GitTarget, extraEnv: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -60,7 +61,7 @@ export async function runGit(repo: GitTarget, args: string[], extraEnv?: Record<
   try {
     return await spawnIn(repo, args, extraEnv, input);
   } catch (error) {
-    const message = error instanceof GitProcessError ? error.stderr || error.message : (error as Error).message ?? String(error);
+    const message = error instanceof GitProcessError ? error.stderr || error.message : ((error as Error).message ?? String(error));
     if (/index\.lock/.test(message)) {
       throw new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.');
     }
@@ -135,7 +136,7 @@ export async function assertWritableRepo(repo: GitRepo, fs: Pick<VaultFs, 'exist
   }
   const branch = (await spawnIn(repo, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
   if (!branch.startsWith('refs/heads/')) {
-    throw new VaultError('repo_state', 'The vault\'s git repository has a detached HEAD. Check out a branch, then try again.');
+    throw new VaultError('repo_state', "The vault's git repository has a detached HEAD. Check out a branch, then try again.");
   }
   const unmerged = (await runGit(repo, ['ls-files', '--unmerged', '-z', '--full-name']))
     .split('\0')
@@ -143,7 +144,10 @@ export async function assertWritableRepo(repo: GitRepo, fs: Pick<VaultFs, 'exist
     .filter(Boolean);
   if (unmerged.length > 0) {
     const names = [...new Set(unmerged.map((p) => fromTop(repo, p)))];
-    throw new VaultError('repo_state', `The vault's git repository has unmerged files (${names.slice(0, 5).join(', ')}). Resolve the conflict and commit, then try again.`);
+    throw new VaultError(
+      'repo_state',
+      `The vault's git repository has unmerged files (${names.slice(0, 5).join(', ')}). Resolve the conflict and commit, then try again.`,
+    );
   }
 }
 
@@ -275,9 +279,12 @@ export async function showFile(repo: GitRepo, commit: string, path: string): Pro
   }
 }
 
-
 /** The patch of one commit (renames detected), cut at `maxBytes`; `path` limits it to one file. */
-export async function commitPatch(repo: GitRepo, sha: string, options: { path?: string; maxBytes?: number } = {}): Promise<{ sha: string; patch: string; truncated: boolean }> {
+export async function commitPatch(
+  repo: GitRepo,
+  sha: string,
+  options: { path?: string; maxBytes?: number } = {},
+): Promise<{ sha: string; patch: string; truncated: boolean }> {
   const commit = await resolveCommit(repo, sha);
   // Pathspecs are relative to the vault folder, where git runs, even when it is inside a larger repository.
   const paths = options.path ? ['--', literal(normalizeVaultPath(options.path))] : ['--'];

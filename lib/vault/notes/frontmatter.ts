@@ -13,9 +13,7 @@ const MAX_NESTING = 64;
 export type FrontmatterData = Record<string, unknown>;
 
 /** The bytes of a file decoded as a note, or why they cannot be. */
-export type DecodedText =
-  | { ok: true; text: string; bom: boolean }
-  | { ok: false; reason: 'binary' | 'invalid_utf8'; message: string };
+export type DecodedText = { ok: true; text: string; bom: boolean } | { ok: false; reason: 'binary' | 'invalid_utf8'; message: string };
 
 /** sha256 of the bytes, hex: the `expected_hash` every write names. */
 export function hashBytes(bytes: Uint8Array | string): string {
@@ -195,9 +193,7 @@ function plainCopy(value: unknown): unknown {
 }
 
 /** The result of reading a note's front matter. */
-export type ParsedFrontmatter =
-  | { ok: true; data: FrontmatterData; parts: NoteParts }
-  | { ok: false; error: string; line?: number; parts: NoteParts };
+export type ParsedFrontmatter = { ok: true; data: FrontmatterData; parts: NoteParts } | { ok: false; error: string; line?: number; parts: NoteParts };
 
 /**
  * Reads a note's front matter through gray-matter, with the `js` and `javascript` engines
@@ -279,7 +275,10 @@ export function editFrontmatter(text: string, changes: Record<string, unknown>, 
     const inner = editFrontmatter(text.slice(1), changes, known);
     return { text: `\uFEFF${inner.text}`, data: inner.data };
   }
-  const fits = known !== undefined && text.slice(known.parts.frontmatterStart, known.parts.frontmatterEnd) === known.parts.frontmatter && text.slice(known.parts.bodyStart) === known.parts.body;
+  const fits =
+    known !== undefined &&
+    text.slice(known.parts.frontmatterStart, known.parts.frontmatterEnd) === known.parts.frontmatter &&
+    text.slice(known.parts.bodyStart) === known.parts.body;
   const parsed = fits ? known : parseFrontmatter(text);
   if (!parsed.ok) {
     throw new VaultError('invalid_frontmatter', `${parsed.error} Fix the front matter before Lucid changes this note.`);
@@ -295,7 +294,9 @@ export function editFrontmatter(text: string, changes: Record<string, unknown>, 
   if (!parts.hasFrontmatter) {
     const fresh = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     if (Object.keys(fresh).length === 0) return { text, data: result };
-    const block = Object.entries(fresh).map(([k, v]) => stringifyField(k, v)).join('\n');
+    const block = Object.entries(fresh)
+      .map(([k, v]) => stringifyField(k, v))
+      .join('\n');
     const separator = text === '' || text.startsWith('\n') || text.startsWith('\r\n') ? '' : eol;
     return { text: toEol(`---\n${block}\n---\n`) + separator + text, data: result };
   }
@@ -324,7 +325,7 @@ export function editFrontmatter(text: string, changes: Record<string, unknown>, 
   const items = isMap(doc.contents) ? (doc.contents.items as Pair[]) : [];
 
   for (const [key, value] of Object.entries(changes)) {
-    const current = Object.prototype.hasOwnProperty.call(data, key) ? data[key] : undefined;
+    const current = Object.hasOwn(data, key) ? data[key] : undefined;
     if (value !== undefined && current !== undefined && deepEqual(current, value)) continue;
     if (value === undefined && current === undefined) continue;
     const pair = items.find((item) => isScalar(item.key) && String(item.key.value) === key);

@@ -123,7 +123,11 @@ function candidateFileNames(name: string): string[] {
 
 /** `\\` → `/`, leading `./` and `/` dropped, `//` collapsed: a listing's or a link's path in one spelling. */
 function toSlashPath(path: string): string {
-  return path.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '').replace(/\/{2,}/g, '/');
+  return path
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '')
+    .replace(/\/{2,}/g, '/');
 }
 
 /** Resolves `.` and `..`; null when the path climbs above the vault root. */

@@ -140,13 +140,7 @@ const MAYBE_INDENTED_CODE = /(?:^|\n)[ >*+\-0-9.)]*(?: {4}|\t)/;
  * Parsing markdown is by far the slowest step (about 250 kB/s with GFM), and many notes are plain text.
  */
 function needsMarkdownParse(body: string): boolean {
-  return (
-    body.includes('`') ||
-    body.includes('~~~') ||
-    body.includes('](') ||
-    body.includes('<!--') ||
-    MAYBE_INDENTED_CODE.test(body)
-  );
+  return body.includes('`') || body.includes('~~~') || body.includes('](') || body.includes('<!--') || MAYBE_INDENTED_CODE.test(body);
 }
 
 function parseFrontmatterLinks(frontmatter: Record<string, unknown>): ParsedLink[] {

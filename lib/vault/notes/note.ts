@@ -1,19 +1,8 @@
 import { VaultError } from '../errors';
-import {
-  decodeNoteBytes,
-  hashBytes,
-  parseFrontmatter,
-  type FrontmatterData,
-  type ParsedFrontmatter,
-} from './frontmatter';
+import { decodeNoteBytes, hashBytes, parseFrontmatter, type FrontmatterData, type ParsedFrontmatter } from './frontmatter';
 import { parseLinks, type ParsedLink } from './links';
 import { basenameOf } from './paths';
-import {
-  isLucidType,
-  validateFrontmatter,
-  type NoteType,
-  type Violation,
-} from './schema';
+import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
 
 /** Notes larger than this are listed and shown as text but not parsed, indexed or rewritten. */
 export const MAX_NOTE_BYTES = 4 * 1024 * 1024;
@@ -93,7 +82,15 @@ export function parseNoteBytes(path: string, bytes: Buffer, mtimeMs: number, kno
   base.text = decoded.text;
   base.bom = decoded.bom;
   if (bytes.length > MAX_NOTE_BYTES) {
-    return { note: { ...base, body: decoded.text, problem: 'too_large', problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.` }, parsed: null };
+    return {
+      note: {
+        ...base,
+        body: decoded.text,
+        problem: 'too_large',
+        problemMessage: `The note is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB; it is shown as text only.`,
+      },
+      parsed: null,
+    };
   }
   const parsed = known ?? parseFrontmatter(decoded.text);
   if (!parsed.ok) {
@@ -129,4 +126,3 @@ function safeLinks(body: string, data?: FrontmatterData): ParsedLink[] {
     return [];
   }
 }
-

@@ -54,10 +54,10 @@ export function normalizeVaultPath(input: unknown, options: { forWrite?: boolean
       throw new VaultError('forbidden', `Lucid does not write under ${first}/.`);
     }
     if (segments.some((segment) => reservedForm(segment).startsWith(TEMP_PREFIX))) {
-      throw new VaultError('forbidden', 'That name is reserved for Lucid\'s temporary files.');
+      throw new VaultError('forbidden', "That name is reserved for Lucid's temporary files.");
     }
   } else if (first === '.lucid') {
-    throw new VaultError('forbidden', 'Lucid\'s local state under .lucid/ is not readable as a note.');
+    throw new VaultError('forbidden', "Lucid's local state under .lucid/ is not readable as a note.");
   }
   return segments.join('/');
 }

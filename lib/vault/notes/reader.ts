@@ -235,7 +235,6 @@ export class NoteReader {
     report.brokenLinks = broken.filter((b) => !unparseable.has(b.path));
     return report;
   }
-
 }
 
 /** The vault's links, resolved: backlinks by target path, and the links that lead nowhere. */

@@ -81,7 +81,10 @@ const inboxSchema = z.looseObject({
   created: time,
   session: link.optional(),
   confidence: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
-  base_blob: z.string().regex(/^[0-9a-f]{40,64}$/, 'must be a git blob id').optional(),
+  base_blob: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/, 'must be a git blob id')
+    .optional(),
   flag: z.string().optional(),
 });
 const reportSchema = z.looseObject({ ...common, period_start: date, period_end: date, author: z.string().optional() });

@@ -1,5 +1,5 @@
 import type { Note } from '../notes/note';
-import { type LinkResolver } from '../notes/links';
+import type { LinkResolver } from '../notes/links';
 import type { NoteReader } from '../notes/reader';
 import type { IndexableNote, SearchIndex } from './search-index';
 import { linkTarget } from '../notes/note-formats';
@@ -12,7 +12,10 @@ function stringsOf(value: unknown): string[] {
 
 function flatten(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flatten).join(' ');
+  if (typeof value === 'object')
+    return Object.values(value as Record<string, unknown>)
+      .map(flatten)
+      .join(' ');
   return String(value);
 }
 

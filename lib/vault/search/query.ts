@@ -66,9 +66,6 @@ export function scanQuery(query: string): { terms: string[]; typing: boolean } {
     seen.add(term);
     terms.push(term);
   }
-  const typing =
-    lastWord !== undefined &&
-    lastWord.index! + lastWord[0].length === text.length &&
-    terms[terms.length - 1] === lastWord[0];
+  const typing = lastWord !== undefined && lastWord.index! + lastWord[0].length === text.length && terms[terms.length - 1] === lastWord[0];
   return { terms, typing };
 }

@@ -87,12 +87,7 @@ export interface SearchHit {
 export const SEARCH_SCHEMA_VERSION = 1;
 
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
-const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze([
-  'changelog.md',
-  'changelog/',
-  'inbox/',
-  'evals/',
-]);
+const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/']);
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
@@ -182,9 +177,7 @@ export class SearchIndex {
     }
 
     const stored = new Map<string, StoredRow>();
-    for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<
-      StoredRow & { path: string }
-    >) {
+    for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<StoredRow & { path: string }>) {
       stored.set(row.path, row);
     }
 
@@ -291,9 +284,7 @@ export class SearchIndex {
     // Asking for inbox proposals or evaluation runs by type is asking for those folders.
     const systemType = options.type === 'inbox' || options.type === 'eval-run';
     if (!options.includeSystem && !systemType) {
-      const prefixes = (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter(
-        (prefix) => prefix !== '' && !(folder && `${folder}/`.startsWith(prefix)),
-      );
+      const prefixes = (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder && `${folder}/`.startsWith(prefix)));
       prefixes.forEach((prefix, i) => {
         where.push(`substr(n.path, 1, length(@system${i})) <> @system${i}`);
         params[`system${i}`] = prefix;
@@ -359,15 +350,7 @@ export class SearchIndex {
     this.statement(
       `INSERT INTO notes_fts (rowid, title, aliases, headings, tags, fields, body)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      note.title,
-      note.aliases.join('\n'),
-      note.headings.join('\n'),
-      note.tags.join('\n'),
-      note.fields,
-      note.body,
-    );
+    ).run(id, note.title, note.aliases.join('\n'), note.headings.join('\n'), note.tags.join('\n'), note.fields, note.body);
   }
 
   private deleteRow(id: number): void {
@@ -385,15 +368,11 @@ function openDatabase(dbPath: string): Database.Database {
     db.pragma('synchronous = NORMAL');
     db.transaction(() => {
       db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-        | { value: string }
-        | undefined;
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
       if (row?.value === String(SEARCH_SCHEMA_VERSION)) return;
       dropIndexTables(db);
       createIndexTables(db);
-      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
-        String(SEARCH_SCHEMA_VERSION),
-      );
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SEARCH_SCHEMA_VERSION));
     }).immediate();
     return db;
   } catch (error) {
@@ -405,11 +384,10 @@ function openDatabase(dbPath: string): Database.Database {
 /** Drops every table but `meta`; virtual tables first, which takes their shadow tables with them. */
 function dropIndexTables(db: Database.Database): void {
   const tables = () =>
-    db
-      .prepare(
-        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name <> 'meta' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
-      )
-      .all() as { name: string; sql: string | null }[];
+    db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name <> 'meta' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all() as {
+      name: string;
+      sql: string | null;
+    }[];
   for (const table of tables()) {
     if (/^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
   }

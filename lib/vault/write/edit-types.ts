@@ -55,4 +55,3 @@ export interface EditResult {
   /** The commit that first saved a person's uncommitted version, when there was one. */
   savedPersonCommit: string | null;
 }
-

@@ -5,15 +5,7 @@ import type { VaultFs } from '../fs';
 import { isSessionId } from '../agents/sessions';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
-import {
-  assertWritableRepo,
-  blobId,
-  commitPaths,
-  headState,
-  worktreeBlobs,
-  type GitIdentity,
-  type GitRepo,
-} from '../git/repo';
+import { assertWritableRepo, blobId, commitPaths, headState, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
 import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
@@ -289,7 +281,15 @@ async function commitLocked(
     writes.push({ path, abs, bytes: Buffer.from(text, 'utf8'), before: await readCurrent(ctx.fs, abs) });
   }
 
-  const message = formatCommitMessage({ op: input.op, path: input.path, reason: input.reason, actor: input.actor, editId, session: input.session, extra: input.trailers });
+  const message = formatCommitMessage({
+    op: input.op,
+    path: input.path,
+    reason: input.reason,
+    actor: input.actor,
+    editId,
+    session: input.session,
+    extra: input.trailers,
+  });
   const done: Write[] = [];
   try {
     for (const write of writes) {

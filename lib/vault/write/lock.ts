@@ -21,11 +21,7 @@ const inProcess = new Map<string, Promise<unknown>>();
  * Calls in one process queue up in order instead of polling. If the lock is lost while held,
  * `task`'s `assertHeld` throws, so the write aborts before its commit.
  */
-export async function withVaultLock<T>(
-  lockPath: string,
-  task: (assertHeld: () => void) => Promise<T>,
-  options: LockOptions = {},
-): Promise<T> {
+export async function withVaultLock<T>(lockPath: string, task: (assertHeld: () => void) => Promise<T>, options: LockOptions = {}): Promise<T> {
   const previous = inProcess.get(lockPath) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => {
@@ -67,7 +63,10 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
         throw new VaultError('io_error', `Could not take the vault lock: ${(error as Error).message}`);
       }
       if (performance.now() - started > waitMs) {
-        throw new VaultError('locked', `Another Lucid process has held the vault lock (${lockPath}.lock) for over ${Math.round(waitMs / 1000)} s. Try again; \`lucid doctor\` shows who holds it.`);
+        throw new VaultError(
+          'locked',
+          `Another Lucid process has held the vault lock (${lockPath}.lock) for over ${Math.round(waitMs / 1000)} s. Try again; \`lucid doctor\` shows who holds it.`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
     }
