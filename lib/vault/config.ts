@@ -26,7 +26,6 @@ const lucidConfigSchema = z.object({
   version: z.literal(1).default(1),
   paths: layoutSchema.default(layoutSchema.parse({})),
 });
-type LucidConfig = z.infer<typeof lucidConfigSchema>;
 
 /** The layout a vault uses when it has no `lucid.json`. */
 export const DEFAULT_LAYOUT: VaultLayout = layoutSchema.parse({});

@@ -147,7 +147,7 @@ describe('lucid demo', () => {
     // molt_skill also creates a skill, as its molt 0->1.
     expect(molts.length).toBeGreaterThanOrEqual(4);
     const name = path.basename(skill, '.md');
-    molts.forEach((m, i) => expect(m).toBe(`Lucid-Molt: ${name} ${i}->${i + 1}`));
+    for (const [i, m] of molts.entries()) expect(m).toBe(`Lucid-Molt: ${name} ${i}->${i + 1}`);
     expect(field(read(skill), 'version')).toBe(String(molts.length));
   });
 

@@ -23,7 +23,9 @@ function linkTargets(root: string, files: string[]): Map<string, string | null> 
 
 describe.skipIf(!haveFixtures)('the real vaults in ../shared/fixtures', () => {
   const cleanups: (() => void)[] = [];
-  afterAll(() => cleanups.forEach((c) => c()));
+  afterAll(() => {
+    for (const cleanup of cleanups) cleanup();
+  });
 
   for (const name of FIXTURE_VAULTS) {
     it(`${name}: init keeps every file byte-identical and every link resolving where it did`, async () => {

@@ -8,7 +8,9 @@ import { hashTree, testGitEnv } from '../support/fixtures';
 
 const env = testGitEnv();
 const made: string[] = [];
-afterEach(() => made.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function folder(files: Record<string, string>): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lucid-init-')));

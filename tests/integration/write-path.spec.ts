@@ -385,7 +385,8 @@ describe('notes that break the rules', () => {
     );
 
     expect(error.code).toBe('schema_violation');
-    expect((error.details?.violations as { field: string }[]).map((v) => v.field).sort()).toEqual(['date', 'project', 'status']);
+    const violations = (error.details?.violations ?? []) as { field: string }[];
+    expect(violations.map((v) => v.field).sort()).toEqual(['date', 'project', 'status']);
     expect(snapshot(tv.root)).toEqual(before);
   });
 

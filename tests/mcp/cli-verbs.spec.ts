@@ -146,9 +146,10 @@ describe('the agent verbs of the CLI', () => {
         mcpServers?: Record<string, { command: string; args: string[] }>;
         servers?: Record<string, { command: string; args: string[] }>;
       };
-      const server = (config.mcpServers ?? config.servers ?? {}).lucid;
-      expect(path.isAbsolute(server.command), client).toBe(true);
-      expect(server.args).toEqual([BIN, 'mcp', '--vault', tv.root]);
+      const server = (config.mcpServers ?? config.servers)?.lucid;
+      expect(server, client).toBeDefined();
+      expect(path.isAbsolute(server?.command ?? ''), client).toBe(true);
+      expect(server?.args).toEqual([BIN, 'mcp', '--vault', tv.root]);
       expect(result.stderr.length, client).toBeGreaterThan(10);
     }
     expect(lucid(tv, ['mcp', '--print-config', 'emacs']).code).toBe(2);

@@ -8,7 +8,9 @@ const env = testGitEnv();
 
 describe.skipIf(!haveFixtures)('the whole protocol on lucid init-ed copies of the real vaults', () => {
   const cleanups: (() => void)[] = [];
-  afterAll(() => cleanups.forEach((c) => c()));
+  afterAll(() => {
+    for (const cleanup of cleanups) cleanup();
+  });
 
   for (const name of FIXTURE_VAULTS) {
     it(`${name}: start, search, read, write, propose, molt and end; every write is one commit and one changelog line`, async () => {

@@ -31,6 +31,7 @@ describe('the secrets guard', () => {
       'We decided to use Postgres for the ledger; see [[decisions/atlas-use-postgres]].',
       'The task-management-for-the-whole-team-2024 project.',
       'api_key = <your-api-key>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder, on purpose
       'password: ${DB_PASSWORD}',
       'token: xxxxxxxxxxxxxxxxxxxxxxxx',
       'expected_hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',

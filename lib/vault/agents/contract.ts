@@ -72,15 +72,11 @@ export const PROPOSAL_ACTIONS = proposalActionSchema.options;
 
 /** How `write_note` changes a note. */
 const writeModeSchema = oneOf(['create', 'replace', 'append', 'set_fields']);
-/** How `write_note` changes a note: `create`, `replace`, `append` or `set_fields`. */
-type WriteMode = z.infer<typeof writeModeSchema>;
 /** The write modes, as a plain list. */
 export const WRITE_MODES = writeModeSchema.options;
 
 /** Where an agent's write ended up: in the note, or in the inbox (a conflict, or a possible secret). */
 const writeStatusSchema = z.enum(['written', 'conflict', 'possible_secret']);
-/** Where an agent's write ended up. */
-type WriteStatus = z.infer<typeof writeStatusSchema>;
 
 /** Where an agent's proposal ended up: proposed, or proposed masked because it held a secret. */
 const proposeStatusSchema = z.enum(['proposed', writeStatusSchema.enum.possible_secret]);
@@ -144,12 +140,10 @@ export const readFirstItemSchema = z.object({ path: z.string(), title: z.string(
 export type ReadFirstItem = z.infer<typeof readFirstItemSchema>;
 
 /** A note a person changed since the agent's last session; `yours` when this agent had written it before. */
-export const personEditSchema = z.object({ path: z.string(), by: z.string(), op: z.string(), at: z.string(), reason: z.string(), yours: z.boolean() });
-/** A note a person changed since the agent's last session. */
-export type PersonEdit = z.infer<typeof personEditSchema>;
+const personEditSchema = z.object({ path: z.string(), by: z.string(), op: z.string(), at: z.string(), reason: z.string(), yours: z.boolean() });
 
 /** An inbox proposal a person rejected, with their reason; `yours` when this agent made it. */
-export const personRejectionSchema = z.object({
+const personRejectionSchema = z.object({
   inbox_path: z.string(),
   target: z.string().nullable(),
   action: z.string().nullable(),
@@ -159,11 +153,9 @@ export const personRejectionSchema = z.object({
   reason: z.string(),
   yours: z.boolean(),
 });
-/** An inbox proposal a person rejected, with their reason. */
-export type PersonRejection = z.infer<typeof personRejectionSchema>;
 
 /** An edit a person reverted. */
-export const personRevertSchema = z.object({
+const personRevertSchema = z.object({
   path: z.string(),
   by: z.string(),
   at: z.string(),
@@ -172,8 +164,6 @@ export const personRevertSchema = z.object({
   reverted_actor: z.string().nullable(),
   yours: z.boolean(),
 });
-/** An edit a person reverted. */
-export type PersonRevert = z.infer<typeof personRevertSchema>;
 
 /**
  * How people corrected the vault since the agent's previous session ended: `since` is when it

@@ -47,7 +47,7 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
     const given = input.replaces.trim();
     const asLink = resolveLinkValue(resolver, given.startsWith('[[') ? given : `[[${given.replace(/\.md$/i, '')}]]`, path);
     replaced = notes.find((n) => n.path === (asLink ?? notePathFromInput(given))) ?? null;
-    if (!replaced || replaced.lucidType !== 'decision') {
+    if (replaced?.lucidType !== 'decision') {
       throw new VaultError(
         'not_found',
         `replaces: no decision note "${given}". Pass the path read_note or search_notes gave (e.g. ${vault.layout.decisions}/...).`,

@@ -11,7 +11,7 @@ export function renderStart(result: StartSessionResult): string {
   ];
   if (result.read_first.length > 0) {
     lines.push('Read these first (read_note):');
-    result.read_first.forEach((item, i) => lines.push(`${i + 1}. ${item.path}, "${item.title}" (${item.type ?? 'note'}): ${item.why}`));
+    for (const [i, item] of result.read_first.entries()) lines.push(`${i + 1}. ${item.path}, "${item.title}" (${item.type ?? 'note'}): ${item.why}`);
   } else {
     lines.push('Nothing to read first matched this task.');
   }

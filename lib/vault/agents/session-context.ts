@@ -9,7 +9,7 @@ import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { tokenizeQuery } from '../search/query';
 import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
-import type { PersonEdit, PersonRejection, PersonRevert, ReadFirstItem, SinceLastSession } from './contract';
+import type { ReadFirstItem, SinceLastSession } from './contract';
 
 /** A project note an agent's `project` or `repo` matched. */
 export interface ProjectMatch {
@@ -315,7 +315,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
 }
 
 /** A readable date for messages. */
-function dayOf(iso: string | null): string {
+function _dayOf(iso: string | null): string {
   if (!iso) return '';
   const time = Date.parse(iso);
   return Number.isFinite(time) ? formatDate(new Date(time)) : iso;

@@ -63,6 +63,6 @@ export function parseCommitMessage(message: string): { subject: string; body: st
 
 /** An extended regular expression for `git log -E --grep` matching one trailer line exactly. */
 export function trailerGrep(key: string, value: string): string {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return `^${escape(key)}: ${escape(value)}$`;
+  const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `^${escapeRegex(key)}: ${escapeRegex(value)}$`;
 }

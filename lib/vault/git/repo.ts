@@ -174,7 +174,7 @@ export async function worktreeBlobs(repo: GitRepo, paths: readonly string[]): Pr
   const out = new Map<string, string>();
   if (paths.length === 0) return out;
   const ids = (await runGit(repo, ['hash-object', '--', ...paths])).split('\n').filter(Boolean);
-  paths.forEach((path, i) => out.set(path, ids[i]));
+  for (const [i, path] of paths.entries()) out.set(path, ids[i]);
   return out;
 }
 

@@ -87,7 +87,7 @@ export function inboxNoteText(input: InboxNoteInput): string {
 }
 
 /** The proposed content of an inbox note (the text inside its fence), or null when it has none. */
-function inboxProposedContent(body: string): string | null {
+function _inboxProposedContent(body: string): string | null {
   const open = /^(`{4,})markdown[ \t]*\r?\n/m.exec(body);
   if (!open) return null;
   const start = open.index + open[0].length;

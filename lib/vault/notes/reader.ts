@@ -1,3 +1,4 @@
+import type { Dirent, Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
@@ -47,7 +48,7 @@ export class NoteReader {
   async listFiles(): Promise<VaultFile[]> {
     const out: VaultFile[] = [];
     const walk = async (dir: string, prefix: string) => {
-      let entries;
+      let entries: Dirent[];
       try {
         entries = await this.fs.readdir(dir);
       } catch (error) {
@@ -119,7 +120,7 @@ export class NoteReader {
   async readNote(path: string): Promise<Note> {
     const rel = normalizeNotePath(path);
     const abs = await this.resolveForRead(rel);
-    let stat;
+    let stat: Stats;
     try {
       stat = await this.fs.stat(abs);
     } catch (error) {

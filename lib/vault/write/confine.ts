@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
@@ -9,7 +10,7 @@ export async function resolveForWrite(fs: VaultFs, root: string, path: string): 
   let current = root;
   for (let i = 0; i < segments.length; i += 1) {
     current = nodePath.join(current, segments[i]);
-    let stat;
+    let stat: Stats;
     try {
       stat = await fs.lstat(current);
     } catch (error) {
