@@ -2,7 +2,7 @@ import { oneLine } from '../git/changelog';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote } from '../notes/frontmatter';
 import { formatDate, formatTime, newSessionId } from '../ids';
-import { sessionNoteParts } from '../notes/note-formats';
+import { sessionNoteParts } from './session-note';
 import { describeSecrets, maskSecrets } from '../write/secrets';
 import { createSessionState, readOpenSession, removeSessionState, requireOpenSession, summarizeObservations, type SessionOwner } from './sessions';
 import { matchProject, projectNames, readFirst, sinceLastSession } from './session-context';
@@ -97,13 +97,7 @@ export async function endSession(vault: Vault, given: EndSessionInput): Promise<
     ended: now,
     outcome,
     project: session.project,
-    searched: observed.searched,
-    read: observed.read,
-    touched: observed.touched,
-    inbox: observed.inbox,
-    skillsUsed: observed.skills_used,
-    firstSearch: observed.first_search,
-    firstWrite: observed.first_write,
+    observed,
     summary: summaryMasked.text,
     nextSteps: steps.map((s) => s.text),
   });

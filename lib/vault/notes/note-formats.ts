@@ -1,6 +1,6 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
-import type { ProposalAction, SessionOutcome } from '../agents/contract';
+import type { ProposalAction } from '../agents/contract';
 
 /**
  * The text of the notes Lucid itself writes for agents (inbox proposals and session notes), shared
@@ -84,69 +84,4 @@ export function inboxNoteText(input: InboxNoteInput): string {
     flag: input.flag,
   };
   return composeNote({ ...data, updated: formatDate(input.now) }, body);
-}
-
-/** The proposed content of an inbox note (the text inside its fence), or null when it has none. */
-function _inboxProposedContent(body: string): string | null {
-  const open = /^(`{4,})markdown[ \t]*\r?\n/m.exec(body);
-  if (!open) return null;
-  const start = open.index + open[0].length;
-  const close = body.indexOf(`\n${open[1]}`, start - 1);
-  if (close === -1) return null;
-  return body.slice(start, close + 1);
-}
-
-/** What a session note records (VAULT-FORMAT, type session). */
-export interface SessionNoteInput {
-  agent: string;
-  task: string;
-  started: Date | string;
-  ended: Date | string;
-  outcome: SessionOutcome;
-  /** Vault path of the project note. */
-  project?: string | null;
-  searched: string[];
-  read: string[];
-  touched: string[];
-  inbox: string[];
-  /** Vault paths of the skills read. */
-  skillsUsed: string[];
-  firstSearch?: Date | string | null;
-  firstWrite?: Date | string | null;
-  summary: string;
-  nextSteps: string[];
-}
-
-const asTime = (value: Date | string): string => (typeof value === 'string' ? value : formatTime(value));
-
-/**
- * A session note's properties and body: the task as title, the summary, what changed (touched
- * notes and inbox proposals) and the next steps. The caller adds `created` and `updated`.
- */
-export function sessionNoteParts(input: SessionNoteInput): { data: FrontmatterData; body: string } {
-  const data: FrontmatterData = {
-    type: 'session',
-    agent: input.agent,
-    task: input.task,
-    started: asTime(input.started),
-    ended: asTime(input.ended),
-    outcome: input.outcome,
-    project: input.project ? noteLink(input.project) : undefined,
-    searched: input.searched,
-    read: input.read,
-    touched: input.touched,
-    inbox: input.inbox.length > 0 ? input.inbox : undefined,
-    skills_used: input.skillsUsed.length > 0 ? input.skillsUsed.map(noteLink) : undefined,
-    first_search: input.firstSearch ? asTime(input.firstSearch) : undefined,
-    first_write: input.firstWrite ? asTime(input.firstWrite) : undefined,
-  };
-  const lines = [`# ${input.task}`, '', input.summary.trim(), ''];
-  if (input.touched.length > 0 || input.inbox.length > 0) {
-    lines.push('## Changed', '');
-    for (const p of input.touched) lines.push(`- ${p.endsWith('.md') ? noteLink(p) : `\`${p}\``}`);
-    for (const p of input.inbox) lines.push(`- proposed ${noteLink(p)} (in the inbox, waiting for a person)`);
-    lines.push('');
-  }
-  if (input.nextSteps.length > 0) lines.push('## Next steps', '', ...input.nextSteps.map((n) => `- ${n}`), '');
-  return { data, body: lines.join('\n') };
 }
