@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError, formatDate, initVault, openVault, seededIds } from '../vault';
-import { demoGit, markAsDemo, prepareFolder } from './folder';
+import { markAsDemo, prepareFolder } from './folder';
 import { P } from './paths';
 import { DemoRun } from './run';
 import { setUpTeam } from './team-setup';
@@ -45,14 +45,13 @@ export async function generateDemoVault(options: GenerateDemoOptions): Promise<D
   if (Number.isNaN(anchorDay.getTime())) throw new VaultError('invalid_input', 'The anchor date is not a valid date.');
   const root = nodePath.resolve(options.dir);
   prepareFolder(root);
-  demoGit(root, options.env, ['init', '-q', '-b', 'main']);
 
   const anchor = formatDate(anchorDay);
   const ids = seededIds(Number(anchor.replace(/-/g, '')));
   const run = new DemoRun(new Date(anchorDay.getFullYear(), anchorDay.getMonth(), anchorDay.getDate() - HISTORY_DAYS));
 
   run.at(0, 8, 30);
-  await initVault({ dir: root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser });
+  await initVault({ dir: root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser, ownRepository: true });
   markAsDemo(root, anchor);
   run.vault = await openVault({ root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser });
   try {
@@ -64,7 +63,7 @@ export async function generateDemoVault(options: GenerateDemoOptions): Promise<D
     return {
       root: run.vault.root,
       anchor,
-      commits: Number(demoGit(root, options.env, ['rev-list', '--count', 'HEAD']).trim()),
+      commits: (await run.vault.commits()).count(),
       notes: notes.length,
       sessions: notes.filter((f) => f.path.startsWith('sessions/')).length,
       inbox: notes.filter((f) => f.path.startsWith('inbox/')).length,

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../vault';
@@ -37,9 +36,4 @@ export function prepareFolder(root: string): void {
 export function markAsDemo(root: string, anchor: string): void {
   mkdirSync(nodePath.join(root, nodePath.dirname(MARKER)), { recursive: true });
   writeFileSync(nodePath.join(root, MARKER), `${JSON.stringify({ lucidDemo: 1, anchor })}\n`);
-}
-
-/** Plain git in the demo's folder: its own repository (even inside another one) and the commit count. */
-export function demoGit(root: string, env: Record<string, string | undefined>, args: string[]): string {
-  return execFileSync('git', args, { cwd: root, env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
 }

@@ -49,7 +49,14 @@ const FOLDER_KEYS = ['inbox', 'people', 'projects', 'decisions', 'sessions', 'sk
  * name recorded in lucid.json. A second run changes nothing.
  */
 export async function initVault(
-  options: Omit<OpenVaultOptions, 'root'> & { dir: string; clock?: Clock; ids?: IdSource; force?: boolean },
+  options: Omit<OpenVaultOptions, 'root'> & {
+    dir: string;
+    clock?: Clock;
+    ids?: IdSource;
+    force?: boolean;
+    /** Make the folder a repository of its own (branch main) even inside another one, as the demo does. */
+    ownRepository?: boolean;
+  },
 ): Promise<InitReport> {
   const fs = options.fs ?? nodeFs;
   const root = nodePath.resolve(options.dir);
@@ -65,9 +72,10 @@ export async function initVault(
   let gitInitialized = false;
   let snapshotCommit: string | null = null;
   const probe: GitTarget = { root, env: options.env, run: options.git };
-  const isRepo = await gitSucceeds(probe, ['rev-parse', '--show-toplevel']);
+  const isOwnRepo = fs.existsSync(nodePath.join(root, '.git'));
+  const isRepo = options.ownRepository ? isOwnRepo : await gitSucceeds(probe, ['rev-parse', '--show-toplevel']);
   if (!isRepo) {
-    await runGit(probe, ['init', '-q']);
+    await runGit(probe, options.ownRepository ? ['init', '-q', '-b', 'main'] : ['init', '-q']);
     gitInitialized = true;
   }
 

@@ -257,11 +257,19 @@ describe('lucid demo', () => {
     expect(readFileSync(path.join(dir, 'notes.md'), 'utf8')).toBe('# mine\n');
   });
 
-  it('is reproducible: regenerating over a copy of the demo gives the same bytes and commits', async () => {
+  it('is reproducible: regenerating over a copy of the demo gives the same bytes and commits, whatever git variables a hook left set', async () => {
     const copy = path.join(base, 'copy');
     cpSync(root, copy, { recursive: true });
     writeFileSync(path.join(copy, 'Notes', 'left over.md'), '# from an earlier run\n');
-    const again = await generateDemoVault({ dir: copy, env, anchor: anchorDate, fallbackUser: PERSON });
+    // A caller's GIT_DIR, GIT_INDEX_FILE and GIT_WORK_TREE (set inside a git hook) must reach none of the demo's git commands.
+    const decoy = path.join(base, 'decoy');
+    mkdirSync(decoy);
+    spawnSync('git', ['init', '-q', '-b', 'trunk'], { cwd: decoy, env: env as NodeJS.ProcessEnv });
+    const decoyBefore = hashTree(path.join(decoy, '.git'));
+    const hostile = { ...env, GIT_DIR: path.join(decoy, '.git'), GIT_INDEX_FILE: path.join(decoy, '.git', 'index'), GIT_WORK_TREE: decoy };
+    const again = await generateDemoVault({ dir: copy, env: hostile, anchor: anchorDate, fallbackUser: PERSON });
+    expect(hashTree(path.join(decoy, '.git'))).toEqual(decoyBefore);
+    expect(git(['symbolic-ref', 'HEAD'], copy).trim()).toBe('refs/heads/main');
     expect(existsSync(path.join(copy, 'Notes', 'left over.md'))).toBe(false);
     expect(again.commits).toBe(report.commits);
     expect(git(['rev-parse', 'HEAD'], copy)).toBe(git(['rev-parse', 'HEAD']));
