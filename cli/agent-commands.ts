@@ -45,9 +45,34 @@ export class InputError extends UsageError {
     message: string,
     readonly field?: string,
   ) {
-    super(message);
+    const flag = field === undefined ? undefined : FLAG_OF[field];
+    super(message, flag ? `give it with ${flag}` : undefined);
   }
 }
+
+/** The flag each field of the contract is given with on the command line. */
+const FLAG_OF: Record<string, string> = {
+  agent: '--agent',
+  task: '--task',
+  project: '--project',
+  repo: '--repo',
+  summary: '--summary',
+  outcome: '--outcome',
+  next_steps: '--next',
+  session: '--session',
+  mode: '--mode',
+  content: '--content TEXT or --file PATH',
+  fields: '--field KEY=VALUE',
+  expected_hash: '--expected-hash',
+  reason: '--reason',
+  action: '--action',
+  confidence: '--confidence',
+  title: '--title',
+  decision: '--decision',
+  rationale: '--rationale',
+  replaces: '--replaces',
+  trigger: '--trigger',
+};
 
 /** Checks a verb's arguments against the agent contract before the vault is opened. */
 function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {

@@ -3,7 +3,15 @@ import nodePath from 'node:path';
 import { isVaultError, openVault, type Vault } from '../lib/vault/index';
 
 /** A usage mistake: printed with the command's help, exit code 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** What to type instead, printed after the message (e.g. the flag a field is given with). */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Where a command writes; tests pass buffers. */
 export interface Io {
@@ -55,7 +63,7 @@ export function printJson(io: Io, value: unknown): void {
 /** Maps an error to a message on stderr and an exit code. */
 export function reportError(io: Io, error: unknown): number {
   if (error instanceof UsageError) {
-    io.err(`lucid: ${error.message}\nRun \`lucid --help\` for usage.`);
+    io.err(`lucid: ${error.message}${error.hint ? ` (${error.hint})` : ''}\nRun \`lucid --help\` for usage.`);
     return 2;
   }
   if (isVaultError(error)) {

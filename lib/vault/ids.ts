@@ -59,6 +59,14 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/** The shape of a session id (VAULT-FORMAT: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>`). */
+export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[a-z0-9](?:[a-z0-9-]{0,62})-[a-z2-7]{4}$/;
+
+/** True when `value` has the shape of a session id. */
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
+}
+
 /** A session id: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>` in the clock's local time. */
 export function newSessionId(now: Date, agentSlug: string, ids: IdSource): string {
   const p = (n: number) => String(n).padStart(2, '0');

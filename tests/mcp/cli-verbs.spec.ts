@@ -130,10 +130,10 @@ describe('the agent verbs of the CLI', () => {
     expect(tv.git(['log', '-p', '--all'])).not.toContain(key.slice(7));
     const missing = lucid(tv, ['write', 'notes/x.md', '--session', session, '--mode', 'create', '--reason', 'x']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('content is required for mode create.');
+    expect(missing.stderr).toContain('content is required for mode create. (give it with --content TEXT or --file PATH)');
     const badMode = lucid(tv, ['write', 'notes/x.md', '--session', session, '--mode', 'rewrite', '--content', 'x', '--reason', 'x']);
     expect(badMode.code).toBe(2);
-    expect(badMode.stderr).toContain('mode must be create, replace, append or set_fields.');
+    expect(badMode.stderr).toContain('mode must be create, replace, append or set_fields. (give it with --mode)');
   });
 
   it('lucid mcp --print-config prints ready configuration with absolute paths for each client', () => {

@@ -56,6 +56,10 @@ describe('the layer check', () => {
     expect(ruleFor('lib/vault/vault.ts', edge('node:fs', null))).toBeNull();
     expect(ruleFor('lib/vault/vault.ts', edge('next/cache', null))).toMatch(/plain Node/);
     expect(ruleFor('lib/vault/vault.ts', edge('@/lib/server/vault', 'lib/server/vault.ts'))).toMatch(/nothing outside lib\/vault/);
+    expect(ruleFor('lib/vault/notes/schema.ts', edge('../agents/contract', 'lib/vault/agents/contract.ts', true))).toMatch(/top room/);
+    expect(ruleFor('lib/vault/write/edit.ts', edge('../agents/sessions', 'lib/vault/agents/sessions.ts'))).toMatch(/top room/);
+    expect(ruleFor('lib/vault/agents/inbox-ops.ts', edge('../notes/schema', 'lib/vault/notes/schema.ts'))).toBeNull();
+    expect(ruleFor('lib/vault/vault.ts', edge('./agents/sessions', 'lib/vault/agents/sessions.ts'))).toBeNull();
   });
 
   it('lets components import vault types but not vault values or lib/server', () => {

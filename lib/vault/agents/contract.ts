@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { VaultError, type VaultErrorCode } from '../errors';
+import { SESSION_ID_PATTERN } from '../ids';
+import { PROPOSAL_ACTIONS, SESSION_OUTCOMES } from '../notes/schema';
 
 /**
  * The agent contract: what each of the memory protocol's eight tools takes and returns, as zod
@@ -29,8 +31,8 @@ const notText = (issue: Issue) => (issue.input === undefined ? required(issue) :
 function requiredText(max: number) {
   return z
     .string({ error: notText })
-    .min(1, { error: required })
-    .refine((value) => value.trim() !== '', { error: required })
+    .min(1, { error: required, abort: true })
+    .refine((value) => value.trim() !== '', { error: required, abort: true })
     .max(max, { error: (issue) => `${fieldOf(issue)} is longer than ${max} characters.` });
 }
 
@@ -56,19 +58,14 @@ function countUpTo(max: number) {
 // ---------------------------------------------------------------------------------------------
 // The literal lists
 
+// The vault format's own vocabulary (outcomes, proposal actions) lives with the note schemas in
+// notes/schema.ts; the contract builds its refusals on those lists.
+
 /** How a session ended. */
-export const sessionOutcomeSchema = oneOf(['done', 'partial', 'abandoned']);
-/** How a session ended: `done`, `partial` or `abandoned`. */
-export type SessionOutcome = z.infer<typeof sessionOutcomeSchema>;
-/** The session outcomes, as a plain list. */
-export const SESSION_OUTCOMES = sessionOutcomeSchema.options;
+const sessionOutcomeSchema = oneOf(SESSION_OUTCOMES);
 
 /** What an inbox proposal asks a person to do to its target. */
-export const proposalActionSchema = oneOf(['create', 'update', 'append', 'delete']);
-/** What an inbox proposal asks: `create`, `update` (the whole new note), `append` or `delete`. */
-export type ProposalAction = z.infer<typeof proposalActionSchema>;
-/** The proposal actions, as a plain list. */
-export const PROPOSAL_ACTIONS = proposalActionSchema.options;
+const proposalActionSchema = oneOf(PROPOSAL_ACTIONS);
 
 /** How `write_note` changes a note. */
 const writeModeSchema = oneOf(['create', 'replace', 'append', 'set_fields']);
@@ -90,9 +87,6 @@ export const INBOX_FLAGS = inboxFlagSchema.enum;
 
 // ---------------------------------------------------------------------------------------------
 // Fields shared by several tools
-
-/** The shape of a session id (VAULT-FORMAT: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>`). */
-export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[a-z0-9](?:[a-z0-9-]{0,62})-[a-z2-7]{4}$/;
 
 /** The sentence for a value that is not a session id. */
 export function notASessionId(value: unknown): string {

@@ -1,3 +1,4 @@
+import type { ProposalAction } from '../notes/schema';
 import { VaultError, isVaultError } from '../errors';
 import { blobId } from '../git/repo';
 import { inboxNotePath, inboxNoteText, noteLink } from '../notes/note-formats';
@@ -8,7 +9,7 @@ import type { Vault } from '../vault';
 import type { EditResult } from '../write/edit-types';
 import type { Note } from '../notes/note';
 import { blobOfNote, commitAs, folderOf, readIfExists, safeReason } from './common';
-import { INBOX_FLAGS, parseInput, proposeInputSchema, type InboxFlag, type ProposalAction, type ProposeInput, type ProposeResult } from './contract';
+import { INBOX_FLAGS, parseInput, proposeInputSchema, type InboxFlag, type ProposeInput, type ProposeResult } from './contract';
 
 interface ProposalSpec {
   target: string;

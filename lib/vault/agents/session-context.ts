@@ -2,7 +2,7 @@ import { isChangelogPath } from '../config';
 import { SNAPSHOT_SUBJECT } from '../init';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { showFile } from '../git/repo';
-import { formatDate, formatTime, slugify } from '../ids';
+import { formatTime, slugify } from '../ids';
 import type { CommitRecord } from '../git/commit-index';
 import type { LinkResolver } from '../notes/links';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
@@ -312,13 +312,6 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     }
   }
   return out;
-}
-
-/** A readable date for messages. */
-function _dayOf(iso: string | null): string {
-  if (!iso) return '';
-  const time = Date.parse(iso);
-  return Number.isFinite(time) ? formatDate(new Date(time)) : iso;
 }
 
 /** Normalizes a note path an agent gave, adding `.md` when it names a note without it. */

@@ -1,7 +1,8 @@
 import type { FrontmatterData } from '../notes/frontmatter';
 import { noteLink } from '../notes/note-formats';
 import { formatTime } from '../ids';
-import type { SessionObservations, SessionOutcome } from './contract';
+import type { SessionOutcome } from '../notes/schema';
+import type { SessionObservations } from './contract';
 
 /** What a session note records (VAULT-FORMAT, type session). */
 export interface SessionNoteInput {

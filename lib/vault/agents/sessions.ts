@@ -2,7 +2,8 @@ import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import { formatTime } from '../ids';
 import type { Vault } from '../vault';
-import { notASessionId, SESSION_ID_PATTERN, type SessionObservations } from './contract';
+import { isSessionId } from '../ids';
+import { notASessionId, type SessionObservations } from './contract';
 
 /**
  * Open agent sessions, kept in `.lucid/sessions/<id>.jsonl` (local state, git-ignored) so that any
@@ -47,11 +48,6 @@ export type SessionEvent =
 export interface OpenSession extends SessionStart {
   actor: string;
   events: SessionEvent[];
-}
-
-/** True when `value` has the shape of a session id. */
-export function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
 }
 
 function sessionsDir(vault: Vault): string {

@@ -1,6 +1,6 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
-import type { ProposalAction } from '../agents/contract';
+import type { ProposalAction } from './schema';
 
 /**
  * The text of the notes Lucid itself writes for agents (inbox proposals and session notes), shared

@@ -1,10 +1,19 @@
 import { z } from 'zod';
 import type { FrontmatterData } from './frontmatter';
-import { PROPOSAL_ACTIONS, SESSION_OUTCOMES } from '../agents/contract';
 
 /** Lucid's note types, as the `type` field names them. */
 export const NOTE_TYPES = ['person', 'project', 'decision', 'session', 'skill', 'inbox', 'report', 'eval-run'] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
+
+/** How a session ended (a session note's `outcome`). */
+export const SESSION_OUTCOMES = ['done', 'partial', 'abandoned'] as const;
+/** How a session ended: `done`, `partial` or `abandoned`. */
+export type SessionOutcome = (typeof SESSION_OUTCOMES)[number];
+
+/** What an inbox proposal asks a person to do to its target (an inbox note's `action`). */
+export const PROPOSAL_ACTIONS = ['create', 'update', 'append', 'delete'] as const;
+/** What an inbox proposal asks: `create`, `update` (the whole new note), `append` or `delete`. */
+export type ProposalAction = (typeof PROPOSAL_ACTIONS)[number];
 
 /** True when a front-matter `type` is one of Lucid's (a vault's own types are left alone). */
 export function isLucidType(value: unknown): value is NoteType {

@@ -2,7 +2,7 @@ import nodePath from 'node:path';
 import { isChangelogPath, CONFIG_FILE, type VaultLayout } from '../config';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
-import { isSessionId } from '../agents/sessions';
+import { isSessionId } from '../ids';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
 import { assertWritableRepo, blobId, commitPaths, headState, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
