@@ -26,6 +26,11 @@ export interface OpenVaultOptions {
   /** The environment git runs with (the CLI passes its own environment). */
   env: Record<string, string | undefined>;
   clock?: Clock;
+  /**
+   * Wall-clock time, which file modification times are in (the system's by default). Only the
+   * temp-file sweep reads it: the vault's `clock` may be a test's or the demo's, far from the files' times.
+   */
+  wallClock?: Clock;
   ids?: IdSource;
   fs?: VaultFs;
   /** What starts git processes (tests pass one that counts or fails them). */
@@ -46,6 +51,8 @@ export class Vault {
   readonly repo: GitRepo;
   readonly layout: VaultLayout;
   readonly clock: Clock;
+  /** Wall-clock time, for comparing with file modification times. */
+  readonly wallClock: Clock;
   readonly ids: IdSource;
   /** The file system every read and write of this vault goes through (tests inject faults or counters). */
   readonly fs: VaultFs;
@@ -57,11 +64,12 @@ export class Vault {
   private lastSync = 0;
 
   /** Use {@link openVault}, which finds the repository and the person's name first. */
-  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite'>) {
+  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite'> & { wallClock?: Clock }) {
     this.root = init.root;
     this.repo = init.repo;
     this.layout = init.layout;
     this.clock = init.clock;
+    this.wallClock = init.wallClock ?? systemClock;
     this.ids = init.ids;
     this.fs = init.fs;
     this.personName = init.personName;
@@ -95,9 +103,9 @@ export class Vault {
     return this.reader.listFiles();
   }
 
-  /** Removes Lucid temp files left behind by a crash (older than a minute by the vault's clock). */
+  /** Removes Lucid temp files left behind by a crash (written more than a minute ago by the wall clock). */
   sweepTempFiles(): Promise<string[]> {
-    return sweepTempFiles(this.fs, this.root, this.clock(), TEMP_PREFIX);
+    return sweepTempFiles(this.fs, this.root, this.wallClock(), TEMP_PREFIX);
   }
 
   /** The absolute path of a vault path for reading; links may not lead outside the vault. */
@@ -245,6 +253,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     repo,
     layout,
     clock: options.clock ?? systemClock,
+    wallClock: options.wallClock ?? systemClock,
     ids: options.ids ?? cryptoIds,
     fs,
     personName: oneLine(name, 100) || 'unknown',

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseChangelogLine } from '../../lib/vault/git/changelog';
 import { VaultError } from '../../lib/vault/errors';
 import { nodeFs, type VaultFs } from '../../lib/vault/fs';
-import type { Vault } from '../../lib/vault/vault';
+import { openVault, type Vault } from '../../lib/vault/vault';
 import type { EditRequest } from '../../lib/vault/write/edit-types';
 import { DEFAULT_START, TEST_EMAIL, TEST_PERSON, findTempFiles, makeTempVault, sha256, snapshot, steppingClock, type TempVault } from '../support/temp-vault';
 
@@ -882,9 +882,10 @@ describe('locks and crash leftovers', () => {
 
   it('temp files left by a crash are never listed, never committed, and swept once old', async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
-    // The sweep ages temp files by the vault's clock: a fixed one, with file times set around it.
+    // The sweep ages temp files by the wall clock: a fixed one here, with file times set around it.
     const now = new Date(2026, 10, 15, 10, 0, 0);
-    const vault = await openIn(tv, { clock: () => new Date(now) });
+    const vault = await openVault({ root: tv.root, env: tv.env, clock: () => new Date(now), wallClock: () => new Date(now) });
+    opened.push(vault);
     const leftover = path.join(tv.root, 'notes', '.lucid-tmp-abcdefghij');
     fs.writeFileSync(leftover, 'half a note');
     const fresh = path.join(tv.root, 'notes', '.lucid-tmp-klmnopqrst');
@@ -903,6 +904,22 @@ describe('locks and crash leftovers', () => {
     expect(await vault.sweepTempFiles()).toEqual(['notes/.lucid-tmp-abcdefghij']);
     expect(fs.existsSync(leftover)).toBe(false);
     expect(fs.existsSync(fresh)).toBe(true);
+  });
+
+  it("the sweep compares file times with the system's time, not the vault's clock: a clock years ahead deletes no fresh temp file", async () => {
+    const tv = tempVault({ [NOTE]: NOTE_TEXT });
+    const farAhead = new Date(Date.now() + 10 * 365 * 24 * 3600_000);
+    const vault = await openIn(tv, { clock: () => new Date(farAhead) });
+    const fresh = path.join(tv.root, 'notes', '.lucid-tmp-klmnopqrst');
+    fs.writeFileSync(fresh, 'another writer is writing this right now');
+    const leftover = path.join(tv.root, 'notes', '.lucid-tmp-abcdefghij');
+    fs.writeFileSync(leftover, 'half a note');
+    const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(leftover, fiveMinutesAgo, fiveMinutesAgo);
+
+    expect(await vault.sweepTempFiles()).toEqual(['notes/.lucid-tmp-abcdefghij']);
+    expect(fs.existsSync(fresh)).toBe(true);
+    expect(fs.existsSync(leftover)).toBe(false);
   });
 });
 

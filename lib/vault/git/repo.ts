@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import nodePath from 'node:path';
-import { VaultError } from '../errors';
+import { isVaultError, VaultError } from '../errors';
 import { TEMP_PREFIX, normalizeVaultPath } from '../notes/paths';
 import { nodeFs, type VaultFs } from '../fs';
 import { GitProcessError, spawnGit, type GitRunner } from './runner';
@@ -61,6 +61,7 @@ export async function runGit(repo: GitTarget, args: string[], extraEnv?: Record<
   try {
     return await spawnIn(repo, args, extraEnv, input);
   } catch (error) {
+    if (isVaultError(error)) throw error; // the runner's timeout already says what happened
     const message = error instanceof GitProcessError ? error.stderr || error.message : ((error as Error).message ?? String(error));
     if (/index\.lock/.test(message)) {
       throw new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.');

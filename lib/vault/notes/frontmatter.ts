@@ -357,7 +357,17 @@ export function editFrontmatter(text: string, changes: Record<string, unknown>, 
   const newFrontmatter = out.join(eol);
   const before = text.slice(0, parts.frontmatterStart);
   const after = text.slice(parts.frontmatterEnd);
-  if (parts.frontmatter === '') return { text: newFrontmatter === '' ? text : before + newFrontmatter + eol + after, data: result };
-  if (newFrontmatter === '') return { text: before + after.replace(/^\r?\n/, ''), data: result };
-  return { text: before + newFrontmatter + after, data: result };
+  let edited: string;
+  if (parts.frontmatter === '') edited = newFrontmatter === '' ? text : before + newFrontmatter + eol + after;
+  else if (newFrontmatter === '') edited = before + after.replace(/^\r?\n/, '');
+  else edited = before + newFrontmatter + after;
+  if (!KEEP_BLOCK.test(source)) return { text: edited, data: result };
+  // A keep-chomped block (`|+`) owns the blank lines after it, so lines added or removed next to
+  // it change its value: the properties are read from the new text instead of computed.
+  const reparsed = parseFrontmatter(edited);
+  if (!reparsed.ok) throw new VaultError('invalid_frontmatter', `${reparsed.error} The change would leave front matter Lucid cannot read.`);
+  return { text: edited, data: reparsed.data };
 }
+
+/** A block scalar header with keep chomping (`|+`, `>+`, `|2+`, `>+2`), possibly with a comment. */
+const KEEP_BLOCK = /[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#.*)?\r?$/m;

@@ -42,7 +42,11 @@ export async function ensureDir(fs: VaultFs, root: string, dir: string): Promise
   if (real !== dir) throw new VaultError('forbidden', `The folder ${rel} is a link; Lucid only writes real files inside the vault.`);
 }
 
-/** Removes Lucid temp files left behind by a crash (older than a minute at `now`); returns their vault paths. */
+/**
+ * Removes Lucid temp files left behind by a crash (last written more than a minute before `now`);
+ * returns their vault paths. `now` must be wall-clock time, the time file modification times are
+ * in: a vault clock set elsewhere (a test's, the demo's) would delete another writer's fresh file.
+ */
 export async function sweepTempFiles(fs: VaultFs, root: string, now: Date, tempPrefix: string): Promise<string[]> {
   const removed: string[] = [];
   const walk = async (dir: string, prefix: string) => {
