@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
 import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
-import { compareRatios, formatTable, interleave, median, percentileRows, row, type ResultRow } from './stats';
+import { compareRatios, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -23,14 +23,23 @@ const { values: args } = parseArgs({
     record: { type: 'boolean', default: false },
     compare: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+const SECTIONS = ['index', 'search', 'library', 'write', 'cli', 'dashboard'];
+/** `--only index,search`: run some sections (while working on one path); a full run for the record. */
+const only = new Set(args.only ? args.only.split(',') : SECTIONS);
 const NOTES = args.large ? 50_000 : 10_000;
 const BIN = path.join(REPO_ROOT, 'bin', 'lucid');
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LUCID_USER: 'Bench Person', NEXT_TELEMETRY_DISABLED: '1' };
 const rows: ResultRow[] = [];
-const say = (line: string) => process.stdout.write(`${line}\n`);
 const started = performance.now();
+let lastSay = started;
+const say = (line: string) => {
+  const now = performance.now();
+  process.stdout.write(`[${((now - started) / 1000).toFixed(0).padStart(4)} s, +${((now - lastSay) / 1000).toFixed(0)} s] ${line}\n`);
+  lastSay = now;
+};
 
 function run(command: string, argv: string[], cwd: string, allowFail = false): string {
   const r = spawnSync(command, argv, { cwd, env: GIT_ENV, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -81,10 +90,11 @@ async function main(): Promise<void> {
   say(`Copying the cached vault to ${root}…`);
   copyVault(cached, root);
   try {
-    await measureLibrary(root, manifest, rg);
-    await measureMcp(root, manifest, rg);
-    await measureCli();
-    await measureDashboard(root, manifest, rg);
+    if (only.has('index')) await measureIndex(root, manifest);
+    if (only.has('search') || only.has('library')) await measureLibrary(root, manifest, rg);
+    if (only.has('write')) await measureWrites(root, manifest);
+    if (only.has('cli')) await measureCli();
+    if (only.has('dashboard')) await measureDashboard(root, manifest, rg);
   } finally {
     if (!args.keep) rmSync(work, { recursive: true, force: true });
   }
@@ -109,28 +119,29 @@ function mostEditedNote(root: string): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
 }
 
-async function measureLibrary(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
-  const open = () => openVault({ root, env: GIT_ENV, fallbackUser: 'Bench Person' });
-  const indexFiles = () => {
+function openBenchVault(root: string): Promise<Vault> {
+  return openVault({ root, env: GIT_ENV, fallbackUser: 'Bench Person' });
+}
+
+async function measureIndex(root: string, manifest: VaultManifest): Promise<void> {
+  const removeIndex = () => {
     for (const name of ['search.sqlite', 'search.sqlite-wal', 'search.sqlite-shm']) rmSync(path.join(root, '.lucid', name), { force: true });
   };
-
   say('Cold index build (5 samples)…');
   const cold = await interleave(
     5,
     async () => {
-      const vault = await open();
+      const vault = await openBenchVault(root);
       await vault.syncSearch();
       vault.close();
     },
     () => readEveryFile(root),
-    { warmup: 1, prepare: (_i, which) => (which === 'a' ? indexFiles() : undefined) },
+    { warmup: 1, prepare: (_i, which) => (which === 'a' ? removeIndex() : undefined) },
   );
   rows.push(row('cold index build (median)', 'ms', median(cold.a), 'read every note\'s bytes in Node', median(cold.b)));
 
-  const vault = await open();
+  const vault = await openBenchVault(root);
   await vault.syncSearch();
-  await vault.commits();
   let changed = 0;
   const changeNotes = (count: number) => {
     for (let k = 0; k < count; k += 1) appendFileSync(path.join(root, manifest.plain[changed++ % manifest.plain.length]), `\nEdited outside Lucid ${changed}.\n`);
@@ -143,16 +154,51 @@ async function measureLibrary(root: string, manifest: VaultManifest, rg: string 
   run('git', ['add', '-A'], root);
   run('git', ['commit', '-q', '-m', 'bench: edits made outside Lucid'], root);
   await vault.syncSearch();
+  say('Change check with nothing changed (15 samples)…');
+  const idle = await interleave(15, () => vault.syncSearch(), () => run('git', ['status', '--porcelain'], root), { warmup: 1 });
+  rows.push(row('change check, nothing changed (median)', 'ms', median(idle.a), 'git status --porcelain', median(idle.b)));
+  vault.close();
+}
 
-  say('Search in process (200 questions)…');
+async function measureLibrary(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
+  const vault = await openBenchVault(root);
+  await vault.syncSearch();
+  await vault.commits();
   const questions = manifest.questions;
-  const search = await interleave(questions.length, (i) => vault.search(questions[i]), rg ? (i) => rgSearch(rg, root, questions[i])!() : null, { warmup: 5 });
-  rows.push(...percentileRows('search, in process', search, rg ? 'rg -l -i -e T1 -e T2 … (the question\'s terms)' : null));
+  if (only.has('search')) {
+    say(`Search, in process and through MCP over stdio (${questions.length} questions)…`);
+    const mcp = await connectMcp(root);
+    try {
+      // Every sample is a search typed more than a second after the previous one, so each includes
+      // the change check that search does at most once a second, whatever the machine's speed (with
+      // a faster pace, the share of samples that include it, and so p50, would follow the load).
+      const ends = [0, 0];
+      const paced = (which: number, fn: (i: number) => Promise<unknown>) => async (i: number) => {
+        await fn(i);
+        ends[which] = performance.now();
+      };
+      const fns: ((i: number) => unknown)[] = [paced(0, (i) => vault.search(questions[i])), paced(1, (i) => mcp.call('search_notes', { query: questions[i] }))];
+      if (rg) fns.push((i) => rgSearch(rg, root, questions[i])!());
+      const [local, remote, baseline = []] = await interleaveAll(questions.length, fns, {
+        warmup: 5,
+        prepare: async (_i, which) => {
+          const wait = which < 2 ? ends[which] + 1100 - performance.now() : 0;
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        },
+      });
+      const rgName = rg ? 'rg -l -i -e T1 -e T2 … (the question\'s terms)' : null;
+      rows.push(...percentileRows('search, in process', { a: local, b: baseline }, rgName));
+      rows.push(...percentileRows('search, MCP over stdio', { a: remote, b: baseline }, rgName));
+    } finally {
+      await mcp.client.close();
+    }
+  }
+  if (!only.has('library')) return vault.close();
 
-  say('start_session (30 samples)…');
+  say('start_session (20 samples)…');
   const sessions: string[] = [];
   const start = await interleave(
-    30,
+    20,
     async (i) => sessions.push((await startSession(vault, { agent: 'bench', task: questions[i] })).session),
     rg ? (i) => rgSearch(rg, root, questions[i])!() : null,
     { warmup: 2 },
@@ -160,16 +206,16 @@ async function measureLibrary(root: string, manifest: VaultManifest, rg: string 
   for (const id of sessions) removeSessionState(vault, id);
   rows.push(row('start_session (median)', 'ms', median(start.a), rg ? 'rg -l -i -e T1 … (the task\'s terms)' : null, rg ? median(start.b) : null));
 
-  say('Backlinks of a note with 200 backlinks (40 samples)…');
+  say('Backlinks of a note with 200 backlinks (25 samples)…');
   const hubs = manifest.hubs;
-  const back = await interleave(40, (i) => vault.backlinks(hubs[i % hubs.length].path), rg ? (i) => run(rg, ['-l', '-F', `[[${hubs[i % hubs.length].name}`, '.'], root, true) : null, { warmup: 2 });
+  const back = await interleave(25, (i) => vault.backlinks(hubs[i % hubs.length].path), rg ? (i) => run(rg, ['-l', '-F', `[[${hubs[i % hubs.length].name}`, '.'], root, true) : null, { warmup: 2 });
   rows.push(row('backlinks, 200 of them (median)', 'ms', median(back.a), rg ? "rg -l -F '[[Name'" : null, rg ? median(back.b) : null));
 
-  say('Changelog page and a note\'s history from the commit index (30 samples each)…');
-  const page = await interleave(30, () => vault.log({ limit: 100 }), () => run('git', GIT_LOG_PAGE, root), { warmup: 2 });
+  say('Changelog page and a note\'s history from the commit index (20 samples each)…');
+  const page = await interleave(20, () => vault.log({ limit: 100 }), () => run('git', GIT_LOG_PAGE, root), { warmup: 2 });
   rows.push(row('changelog, newest 100 edits (median)', 'ms', median(page.a), 'git log -n 100 --format=%H%x00%an%x00%at%x00%B', median(page.b)));
   const edited = mostEditedNote(root);
-  const history = await interleave(30, () => vault.history(edited), () => run('git', ['log', '--follow', '-p', '--', edited], root), { warmup: 2 });
+  const history = await interleave(20, () => vault.history(edited), () => run('git', ['log', '--follow', '-p', '--', edited], root), { warmup: 2 });
   rows.push(row('history of the most edited note (median)', 'ms', median(history.a), 'git log --follow -p -- <path>', median(history.b)));
   vault.close();
 }
@@ -193,19 +239,15 @@ async function connectMcp(root: string): Promise<Mcp> {
   };
 }
 
-async function measureMcp(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
-  say('MCP over stdio: search (200 questions) and writes (40)…');
+async function measureWrites(root: string, manifest: VaultManifest): Promise<void> {
+  say('Writes through MCP over stdio (30 samples)…');
   const mcp = await connectMcp(root);
   try {
-    const questions = manifest.questions;
-    const search = await interleave(questions.length, (i) => mcp.call('search_notes', { query: questions[i] }), rg ? (i) => rgSearch(rg, root, questions[i])!() : null, { warmup: 5 });
-    rows.push(...percentileRows('search, MCP over stdio', search, rg ? 'rg -l -i -e T1 -e T2 … (the question\'s terms)' : null));
-
     const session = (await mcp.call('start_session', { agent: 'bench', task: 'benchmark writes' })).session as string;
     const plain = manifest.plain;
     const text = (i: number) => `Benchmark line ${i}: retry the webhook queue with backoff.`;
     const writes = await interleave(
-      40,
+      30,
       (i) => mcp.call('write_note', { session, path: plain[i * 2 + 1000], mode: 'append', content: text(i), reason: `bench append ${i}` }),
       (i) => {
         const p = plain[i * 2 + 1001];
@@ -311,8 +353,15 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   const question = manifest.questions[0];
   const history = ['log', '--follow', '-p', '--', hub.path];
   // Pages that exist; a later page adds a line here with the baseline that stands for its work.
-  const pages: { name: string; url: string; baseline: string; run: () => unknown }[] = [
-    { name: 'page / (overview)', url: '/', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
+  // The first request after start reads the vault; the overview comes first, so its baseline is reading every note.
+  const pages: { name: string; url: string; baseline: string; run: () => unknown; first?: { baseline: string; run: () => unknown } }[] = [
+    {
+      name: 'page / (overview)',
+      url: '/',
+      baseline: 'git log -n 100 --format=…',
+      run: () => run('git', GIT_LOG_PAGE, root),
+      first: { baseline: 'read every note\'s bytes in Node', run: () => readEveryFile(root) },
+    },
     { name: 'page /notes/<note with 200 backlinks>', url: `/notes/${hub.path.split('/').map(encodeURIComponent).join('/')}`, baseline: 'git log --follow -p -- <path>', run: () => run('git', history, root) },
     { name: 'page /search?q=…', url: `/search?q=${encodeURIComponent(question)}`, baseline: 'rg -l -i -e T1 … (the query\'s terms)', run: rgSearch(rg, root, question) ?? (() => undefined) },
     { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
@@ -333,7 +382,7 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
         if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
       };
       for (const page of pages) {
-        const t = await interleave(1, get(page.url), page.run);
+        const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
         const f = first.get(page.name) ?? { a: [], b: [] };
         f.a.push(...t.a);
         f.b.push(...t.b);
@@ -355,7 +404,7 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   const canRatio = (page: (typeof pages)[number]) => rg !== null || !page.baseline.startsWith('rg');
   for (const page of pages) {
     const f = first.get(page.name)!;
-    rows.push(row(`${page.name}, first request after start (median of ${starts})`, 'ms', median(f.a), canRatio(page) ? page.baseline : null, canRatio(page) ? median(f.b) : null));
+    rows.push(row(`${page.name}, first request after start (median of ${starts})`, 'ms', median(f.a), canRatio(page) ? (page.first?.baseline ?? page.baseline) : null, canRatio(page) ? median(f.b) : null));
     rows.push(...percentileRows(`${page.name}, warm`, warm.get(page.name)!, canRatio(page) ? page.baseline : null));
   }
   rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));

@@ -38,32 +38,39 @@ export async function timed(fn: () => unknown): Promise<number> {
 }
 
 /**
- * Runs the measured thing (a) and its baseline (b) alternately, `n` times each, after `warmup`
- * untimed pairs: A B A B ..., so drift of the machine's speed lands on both. `prepare` runs untimed
- * before every sample (e.g. to change a file that the sample must then notice).
+ * Runs the measured things and their baseline alternately, `n` times each, after `warmup` untimed
+ * rounds: A B C A B C ..., so drift of the machine's speed lands on all of them. Warm-up rounds get
+ * the indexes of the last samples (n - warmup … n - 1). `prepare` runs untimed before every sample
+ * (e.g. to change a file that the sample must then notice). Returns each function's samples in ms.
  */
+export async function interleaveAll(
+  n: number,
+  fns: readonly ((i: number) => unknown)[],
+  options: { warmup?: number; prepare?: (i: number, which: number) => unknown } = {},
+): Promise<number[][]> {
+  const out = fns.map(() => [] as number[]);
+  const warmup = options.warmup ?? 0;
+  for (let k = -warmup; k < n; k += 1) {
+    const i = (k + n) % n;
+    for (const [which, fn] of fns.entries()) {
+      await options.prepare?.(i, which);
+      const t = await timed(() => fn(i));
+      if (k >= 0) out[which].push(t);
+    }
+  }
+  return out;
+}
+
+/** {@link interleaveAll} of one measured thing (a) and its baseline (b, or none). */
 export async function interleave(
   n: number,
   a: (i: number) => unknown,
   b: ((i: number) => unknown) | null,
   options: { warmup?: number; prepare?: (i: number, which: 'a' | 'b') => unknown } = {},
 ): Promise<{ a: number[]; b: number[] }> {
-  const out = { a: [] as number[], b: [] as number[] };
-  const warmup = options.warmup ?? 0;
-  for (let i = -warmup; i < n; i += 1) {
-    await options.prepare?.(i, 'a');
-    const ta = await timed(() => a(i));
-    let tb = Number.NaN;
-    if (b) {
-      await options.prepare?.(i, 'b');
-      tb = await timed(() => b(i));
-    }
-    if (i >= 0) {
-      out.a.push(ta);
-      if (b) out.b.push(tb);
-    }
-  }
-  return out;
+  const prepare = options.prepare;
+  const [sa, sb = []] = await interleaveAll(n, b ? [a, b] : [a], { warmup: options.warmup, prepare: prepare && ((i, which) => prepare(i, which === 0 ? 'a' : 'b')) });
+  return { a: sa, b: sb };
 }
 
 /** A result row; the ratio is value / baseline_value. */
