@@ -240,14 +240,14 @@ async function connectMcp(root: string): Promise<Mcp> {
 }
 
 async function measureWrites(root: string, manifest: VaultManifest): Promise<void> {
-  say('Writes through MCP over stdio (30 samples)…');
+  say('Writes through MCP over stdio (40 samples)…');
   const mcp = await connectMcp(root);
   try {
     const session = (await mcp.call('start_session', { agent: 'bench', task: 'benchmark writes' })).session as string;
     const plain = manifest.plain;
     const text = (i: number) => `Benchmark line ${i}: retry the webhook queue with backoff.`;
     const writes = await interleave(
-      30,
+      40,
       (i) => mcp.call('write_note', { session, path: plain[i * 2 + 1000], mode: 'append', content: text(i), reason: `bench append ${i}` }),
       (i) => {
         const p = plain[i * 2 + 1001];
@@ -366,8 +366,8 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
     { name: 'page /search?q=…', url: `/search?q=${encodeURIComponent(question)}`, baseline: 'rg -l -i -e T1 … (the query\'s terms)', run: rgSearch(rg, root, question) ?? (() => undefined) },
     { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
   ];
-  const starts = 3;
-  const warmPerStart = 10;
+  const starts = 5;
+  const warmPerStart = 8;
   const first = new Map<string, { a: number[]; b: number[] }>();
   const warm = new Map<string, { a: number[]; b: number[] }>();
   const rss: number[] = [];
