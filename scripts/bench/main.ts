@@ -421,17 +421,22 @@ function finish(manifest: VaultManifest): void {
   const previous = args.compare ? (JSON.parse(readFileSync(path.resolve(args.compare), 'utf8')) as ResultRow[]) : existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultRow[]) : null;
   writeFileSync(resultsPath, `${JSON.stringify(rows, null, 2)}\n`);
   say(`Wrote bench/results.json (${rows.length} figures) in ${minutes} min.`);
+  const comparison = previous ? compareRatios(previous, rows) : [];
   if (previous) {
     say(`\nRatios against ${args.compare ?? 'the previous bench/results.json'} (change = |r2 - r1| / min):`);
-    for (const c of compareRatios(previous, rows)) {
+    for (const c of comparison) {
       say(`  ${c.name.padEnd(72)} ${String(c.first ?? '–').padStart(8)} ${String(c.second ?? '–').padStart(8)}  ${c.change === null ? '' : `${(c.change * 100).toFixed(0)} %${c.within ? '' : '  (more than 25 %)'}`}`);
     }
   }
+  const compared = comparison.filter((c) => c.change !== null);
+  const comparisonText = compared.length
+    ? `\nRatio change against ${args.compare ?? 'the previous run'} (|r2 − r1| / min):\n\n| figure | before | this run | change |\n|---|--:|--:|--:|\n${compared.map((c) => `| ${c.name} | ${c.first!.toFixed(2)} | ${c.second!.toFixed(2)} | ${(c.change! * 100).toFixed(0)} %${c.within ? '' : ' (over 25 %)'} |`).join('\n')}\n`
+    : '';
   if (args.record) {
     const docPath = path.join(REPO_ROOT, 'docs', 'performance.md');
     const doc = readFileSync(docPath, 'utf8');
     const marker = '<!-- runs: newest first; `npm run bench -- --record` adds a section here -->';
-    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n`;
+    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n${comparisonText}`;
     writeFileSync(docPath, doc.includes(marker) ? doc.replace(marker, `${marker}\n\n${section}`) : `${doc}\n${marker}\n\n${section}`);
     say('Added this run to docs/performance.md.');
   }
