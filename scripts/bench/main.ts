@@ -1,0 +1,511 @@
+/**
+ * `npm run bench [-- --large] [-- --record] [-- --compare FILE]`: measures what people and agents wait
+ * for on a generated vault, each figure beside a fixed baseline measured in the same run,
+ * interleaved, and reports value / baseline. See bench/README.md for the method.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
+import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
+import { compareRatios, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+
+const { values: args } = parseArgs({
+  options: {
+    large: { type: 'boolean', default: false },
+    record: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+const SECTIONS = ['index', 'search', 'library', 'write', 'cli', 'dashboard'];
+/** `--only index,search`: run some sections (while working on one path); a full run for the record. */
+const only = new Set(args.only ? args.only.split(',') : SECTIONS);
+const NOTES = args.large ? 50_000 : 10_000;
+const BIN = path.join(REPO_ROOT, 'bin', 'lucid');
+const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LUCID_USER: 'Bench Person', NEXT_TELEMETRY_DISABLED: '1' };
+const rows: ResultRow[] = [];
+const started = performance.now();
+let lastSay = started;
+const say = (line: string) => {
+  const now = performance.now();
+  process.stdout.write(`[${((now - started) / 1000).toFixed(0).padStart(4)} s, +${((now - lastSay) / 1000).toFixed(0)} s] ${line}\n`);
+  lastSay = now;
+};
+
+function run(command: string, argv: string[], cwd: string, allowFail = false): string {
+  const r = spawnSync(command, argv, { cwd, env: GIT_ENV, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0 && !(allowFail && r.status === 1)) throw new Error(`${command} ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** ripgrep: Debian's package, installed when missing and root; null (with the reason said) otherwise. */
+function findRipgrep(): string | null {
+  const which = () => spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim() || null;
+  let rg = which();
+  if (!rg && process.getuid?.() === 0) {
+    say("ripgrep is missing; installing Debian's package (apt-get install -y ripgrep)…");
+    spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' });
+    rg = which();
+  }
+  if (!rg)
+    say(
+      'ripgrep (rg) is not installed and this is not root, so it cannot be installed: the search, start_session and backlinks figures are measured without their baselines (no ratios). Install it with `apt-get install ripgrep`.',
+    );
+  return rg;
+}
+
+function machine(): string {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const git = spawnSync('git', ['--version'], { encoding: 'utf8' }).stdout.trim().replace('git version ', '');
+  return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Linux ${os.release()}, Node ${process.version.slice(1)}, git ${git}`;
+}
+
+/** Every note's bytes, read the plain way (the floor of any index build). */
+function readEveryFile(root: string): number {
+  let total = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.md')) total += readFileSync(full).length;
+    }
+  };
+  walk(root);
+  return total;
+}
+
+async function main(): Promise<void> {
+  say(`Lucid benchmark (${NOTES.toLocaleString('en')} notes) on ${machine()}`);
+  const rg = findRipgrep();
+  const { dir: cached, manifest } = await cachedVault(NOTES, say);
+  const work = path.join(os.tmpdir(), `lucid-bench-${process.pid}`);
+  const root = path.join(work, 'vault');
+  say(`Copying the cached vault to ${root}…`);
+  copyVault(cached, root);
+  try {
+    if (only.has('index')) await measureIndex(root, manifest);
+    if (only.has('search') || only.has('library')) await measureLibrary(root, manifest, rg);
+    if (only.has('write')) await measureWrites(root, manifest);
+    if (only.has('cli')) await measureCli();
+    if (only.has('dashboard')) await measureDashboard(root, manifest, rg);
+  } finally {
+    if (!args.keep) rmSync(work, { recursive: true, force: true });
+  }
+  finish(manifest);
+}
+
+function rgSearch(rg: string | null, root: string, question: string): (() => void) | null {
+  if (!rg) return null;
+  const terms = questionTerms(question).flatMap((t) => ['-e', t]);
+  return () => run(rg, ['-l', '-i', ...terms, '.'], root, true);
+}
+
+const GIT_LOG_PAGE = ['log', '-n', '100', '--format=%H%x00%an%x00%at%x00%B'];
+
+/** The most edited note: its history is the longest a page shows. */
+function mostEditedNote(root: string): string {
+  const counts = new Map<string, number>();
+  for (const line of run('git', ['log', '-n', '5000', '--format=', '--name-only'], root).split('\n')) {
+    if (!line.endsWith('.md') || line.startsWith('changelog')) continue;
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+}
+
+function openBenchVault(root: string): Promise<Vault> {
+  return openVault({ root, env: GIT_ENV, fallbackUser: 'Bench Person' });
+}
+
+async function measureIndex(root: string, manifest: VaultManifest): Promise<void> {
+  const removeIndex = () => {
+    for (const name of ['search.sqlite', 'search.sqlite-wal', 'search.sqlite-shm']) rmSync(path.join(root, '.lucid', name), { force: true });
+  };
+  say('Cold index build (5 samples)…');
+  const cold = await interleave(
+    5,
+    async () => {
+      const vault = await openBenchVault(root);
+      await vault.syncSearch();
+      vault.close();
+    },
+    () => readEveryFile(root),
+    { warmup: 1, prepare: (_i, which) => (which === 'a' ? removeIndex() : undefined) },
+  );
+  rows.push(row('cold index build (median)', 'ms', median(cold.a), "read every note's bytes in Node", median(cold.b)));
+
+  const vault = await openBenchVault(root);
+  await vault.syncSearch();
+  let changed = 0;
+  const changeNotes = (count: number) => {
+    for (let k = 0; k < count; k += 1)
+      appendFileSync(path.join(root, manifest.plain[changed++ % manifest.plain.length]), `\nEdited outside Lucid ${changed}.\n`);
+  };
+  say('Re-index after a change on disk (1 note × 15, 100 notes × 7)…');
+  for (const [count, n] of [
+    [1, 15],
+    [100, 7],
+  ] as const) {
+    const s = await interleave(
+      n,
+      () => vault.syncSearch(),
+      () => run('git', ['status', '--porcelain'], root),
+      { warmup: 1, prepare: () => changeNotes(count) },
+    );
+    rows.push(row(`re-index ${count} changed note${count > 1 ? 's' : ''} (median)`, 'ms', median(s.a), 'git status --porcelain (same change)', median(s.b)));
+  }
+  run('git', ['add', '-A'], root);
+  run('git', ['commit', '-q', '-m', 'bench: edits made outside Lucid'], root);
+  await vault.syncSearch();
+  say('Change check with nothing changed (15 samples)…');
+  const idle = await interleave(
+    15,
+    () => vault.syncSearch(),
+    () => run('git', ['status', '--porcelain'], root),
+    { warmup: 1 },
+  );
+  rows.push(row('change check, nothing changed (median)', 'ms', median(idle.a), 'git status --porcelain', median(idle.b)));
+  vault.close();
+}
+
+async function measureLibrary(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
+  const vault = await openBenchVault(root);
+  await vault.syncSearch();
+  await vault.commits();
+  const questions = manifest.questions;
+  if (only.has('search')) {
+    say(`Search, in process and through MCP over stdio (${questions.length} questions)…`);
+    const mcp = await connectMcp(root);
+    try {
+      // Every sample is a search typed more than a second after the previous one, so each includes
+      // the change check that search does at most once a second, whatever the machine's speed (with
+      // a faster pace, the share of samples that include it, and so p50, would follow the load).
+      const ends = [0, 0];
+      const paced = (which: number, fn: (i: number) => Promise<unknown>) => async (i: number) => {
+        await fn(i);
+        ends[which] = performance.now();
+      };
+      const fns: ((i: number) => unknown)[] = [paced(0, (i) => vault.search(questions[i])), paced(1, (i) => mcp.call('search_notes', { query: questions[i] }))];
+      if (rg) fns.push((i) => rgSearch(rg, root, questions[i])!());
+      const [local, remote, baseline = []] = await interleaveAll(questions.length, fns, {
+        warmup: 5,
+        prepare: async (_i, which) => {
+          const wait = which < 2 ? ends[which] + 1100 - performance.now() : 0;
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        },
+      });
+      const rgName = rg ? "rg -l -i -e T1 -e T2 … (the question's terms)" : null;
+      rows.push(...percentileRows('search, in process', { a: local, b: baseline }, rgName));
+      rows.push(...percentileRows('search, MCP over stdio', { a: remote, b: baseline }, rgName));
+    } finally {
+      await mcp.client.close();
+    }
+  }
+  if (!only.has('library')) return vault.close();
+
+  say('start_session (20 samples)…');
+  const sessions: string[] = [];
+  const start = await interleave(
+    20,
+    async (i) => sessions.push((await startSession(vault, { agent: 'bench', task: questions[i] })).session),
+    rg ? (i) => rgSearch(rg, root, questions[i])!() : null,
+    { warmup: 2 },
+  );
+  for (const id of sessions) removeSessionState(vault, id);
+  rows.push(row('start_session (median)', 'ms', median(start.a), rg ? "rg -l -i -e T1 … (the task's terms)" : null, rg ? median(start.b) : null));
+
+  say('Backlinks of a note with 200 backlinks (25 samples)…');
+  const hubs = manifest.hubs;
+  const back = await interleave(
+    25,
+    (i) => vault.backlinks(hubs[i % hubs.length].path),
+    rg ? (i) => run(rg, ['-l', '-F', `[[${hubs[i % hubs.length].name}`, '.'], root, true) : null,
+    { warmup: 2 },
+  );
+  rows.push(row('backlinks, 200 of them (median)', 'ms', median(back.a), rg ? "rg -l -F '[[Name'" : null, rg ? median(back.b) : null));
+
+  say("Changelog page and a note's history from the commit index (20 samples each)…");
+  const page = await interleave(
+    20,
+    () => vault.log({ limit: 100 }),
+    () => run('git', GIT_LOG_PAGE, root),
+    { warmup: 2 },
+  );
+  rows.push(row('changelog, newest 100 edits (median)', 'ms', median(page.a), 'git log -n 100 --format=%H%x00%an%x00%at%x00%B', median(page.b)));
+  const edited = mostEditedNote(root);
+  const history = await interleave(
+    20,
+    () => vault.history(edited),
+    () => run('git', ['log', '--follow', '-p', '--', edited], root),
+    { warmup: 2 },
+  );
+  rows.push(row('history of the most edited note (median)', 'ms', median(history.a), 'git log --follow -p -- <path>', median(history.b)));
+  vault.close();
+}
+
+interface Mcp {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+async function connectMcp(root: string): Promise<Mcp> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--vault', root],
+    env: GIT_ENV as Record<string, string>,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'lucid-bench', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, toolArgs) {
+      const result = (await client.callTool({ name, arguments: toolArgs }, undefined, { timeout: 300_000 })) as CallToolResult;
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+      return (result.structuredContent ?? {}) as Record<string, unknown>;
+    },
+  };
+}
+
+async function measureWrites(root: string, manifest: VaultManifest): Promise<void> {
+  say('Writes through MCP over stdio (40 samples)…');
+  const mcp = await connectMcp(root);
+  try {
+    const session = (await mcp.call('start_session', { agent: 'bench', task: 'benchmark writes' })).session as string;
+    const plain = manifest.plain;
+    const text = (i: number) => `Benchmark line ${i}: retry the webhook queue with backoff.`;
+    const writes = await interleave(
+      40,
+      (i) => mcp.call('write_note', { session, path: plain[i * 2 + 1000], mode: 'append', content: text(i), reason: `bench append ${i}` }),
+      (i) => {
+        const p = plain[i * 2 + 1001];
+        appendFileSync(path.join(root, p), `\n${text(i)}\n`);
+        run('git', ['add', '--', p], root);
+        run('git', ['commit', '-q', '-m', `append ${p}`, '--', p], root);
+      },
+      { warmup: 3 },
+    );
+    rows.push(...percentileRows('write, MCP end to end', writes, 'git add + git commit (same one-file change)'));
+    await mcp.call('end_session', { session, summary: 'benchmark' });
+  } finally {
+    await mcp.client.close();
+  }
+}
+
+async function measureCli(): Promise<void> {
+  say('CLI start (15 samples)…');
+  const node = (argv: string[]) => () => run(process.execPath, argv, REPO_ROOT);
+  const s = await interleave(15, node([BIN, '--help']), node(['-e', '0']), { warmup: 1 });
+  rows.push(row('lucid --help (median)', 'ms', median(s.a), 'node -e 0', median(s.b)));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Peak resident memory (VmHWM) of a process and all its descendants, summed, in MB. */
+function treePeakRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const visit = (p: number) => {
+    try {
+      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      total += Number(kb ?? 0);
+    } catch {
+      // Gone.
+    }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return total / 1024;
+}
+
+/** A bare Node process's own peak resident memory, in MB. */
+function bareNodeRss(): number {
+  const out = run(
+    process.execPath,
+    ['-e', "process.stdout.write(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])"],
+    REPO_ROOT,
+  );
+  return Number(out) / 1024;
+}
+
+async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const token = randomBytes(24).toString('base64url');
+  const child = spawn(process.execPath, [BIN, 'serve', '--vault', root, '--port', String(port), '--no-build'], {
+    cwd: REPO_ROOT,
+    env: { ...GIT_ENV, LUCID_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const deadline = Date.now() + 120_000;
+  while (!output.includes('Open: ')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`lucid serve did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // The token becomes the cookie lucid_<port> through /?token=, as a person's browser gets it.
+  const response = await fetch(`http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`, { redirect: 'manual' });
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!cookie.startsWith(`lucid_${port}=`)) throw new Error(`no cookie from the token exchange (status ${response.status})`);
+  await response.arrayBuffer();
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  return { child, port, cookie, stop };
+}
+
+async function measureDashboard(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
+  say('Dashboard: building once when needed…');
+  const build = spawnSync(process.execPath, [BIN, 'build'], { cwd: REPO_ROOT, env: GIT_ENV, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('lucid build failed');
+  const hub = manifest.hubs[0];
+  const question = manifest.questions[0];
+  const history = ['log', '--follow', '-p', '--', hub.path];
+  // Pages that exist; a later page adds a line here with the baseline that stands for its work.
+  // The first request after start reads the vault; the overview comes first, so its baseline is reading every note.
+  const pages: { name: string; url: string; baseline: string; run: () => unknown; first?: { baseline: string; run: () => unknown } }[] = [
+    {
+      name: 'page / (overview)',
+      url: '/',
+      baseline: 'git log -n 100 --format=…',
+      run: () => run('git', GIT_LOG_PAGE, root),
+      first: { baseline: "read every note's bytes in Node", run: () => readEveryFile(root) },
+    },
+    {
+      name: 'page /notes/<note with 200 backlinks>',
+      url: `/notes/${hub.path.split('/').map(encodeURIComponent).join('/')}`,
+      baseline: 'git log --follow -p -- <path>',
+      run: () => run('git', history, root),
+    },
+    {
+      name: 'page /search?q=…',
+      url: `/search?q=${encodeURIComponent(question)}`,
+      baseline: "rg -l -i -e T1 … (the query's terms)",
+      run: rgSearch(rg, root, question) ?? (() => undefined),
+    },
+    { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
+  ];
+  const starts = 5;
+  const warmPerStart = 8;
+  const first = new Map<string, { a: number[]; b: number[] }>();
+  const warm = new Map<string, { a: number[]; b: number[] }>();
+  const rss: number[] = [];
+  const rssBase: number[] = [];
+  for (let s = 0; s < starts; s += 1) {
+    say(`Dashboard: server start ${s + 1} of ${starts}, ${pages.length} pages × (1 first + ${warmPerStart} warm)…`);
+    const server = await startServer(root);
+    try {
+      const get = (url: string) => async () => {
+        const response = await fetch(`http://127.0.0.1:${server.port}${url}`, { headers: { cookie: server.cookie } });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+      };
+      for (const page of pages) {
+        const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
+        const f = first.get(page.name) ?? { a: [], b: [] };
+        f.a.push(...t.a);
+        f.b.push(...t.b);
+        first.set(page.name, f);
+      }
+      for (const page of pages) {
+        const t = await interleave(warmPerStart, get(page.url), page.run, { warmup: 1 });
+        const w = warm.get(page.name) ?? { a: [], b: [] };
+        w.a.push(...t.a);
+        w.b.push(...t.b);
+        warm.set(page.name, w);
+      }
+      rss.push(treePeakRss(server.child.pid!));
+      rssBase.push(bareNodeRss());
+    } finally {
+      await server.stop();
+    }
+  }
+  const canRatio = (page: (typeof pages)[number]) => rg !== null || !page.baseline.startsWith('rg');
+  for (const page of pages) {
+    const f = first.get(page.name)!;
+    rows.push(
+      row(
+        `${page.name}, first request after start (median of ${starts})`,
+        'ms',
+        median(f.a),
+        canRatio(page) ? (page.first?.baseline ?? page.baseline) : null,
+        canRatio(page) ? median(f.b) : null,
+      ),
+    );
+    rows.push(...percentileRows(`${page.name}, warm`, warm.get(page.name)!, canRatio(page) ? page.baseline : null));
+  }
+  rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));
+}
+
+function finish(manifest: VaultManifest): void {
+  const minutes = ((performance.now() - started) / 60_000).toFixed(1);
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim();
+  const dirty =
+    spawnSync('git', ['status', '--porcelain', '--', 'lib', 'app', 'components', 'cli', 'mcp'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim() !== '';
+  const table = formatTable(rows);
+  say(`\n${table}\n`);
+  mkdirSync(path.join(REPO_ROOT, 'bench'), { recursive: true });
+  const resultsPath = path.join(REPO_ROOT, 'bench', 'results.json');
+  const previous = args.compare
+    ? (JSON.parse(readFileSync(path.resolve(args.compare), 'utf8')) as ResultRow[])
+    : existsSync(resultsPath)
+      ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultRow[])
+      : null;
+  writeFileSync(resultsPath, `${JSON.stringify(rows, null, 2)}\n`);
+  say(`Wrote bench/results.json (${rows.length} figures) in ${minutes} min.`);
+  const comparison = previous ? compareRatios(previous, rows) : [];
+  if (previous) {
+    say(`\nRatios against ${args.compare ?? 'the previous bench/results.json'} (change = |r2 - r1| / min):`);
+    for (const c of comparison) {
+      say(
+        `  ${c.name.padEnd(72)} ${String(c.first ?? '–').padStart(8)} ${String(c.second ?? '–').padStart(8)}  ${c.change === null ? '' : `${(c.change * 100).toFixed(0)} %${c.within ? '' : '  (more than 25 %)'}`}`,
+      );
+    }
+  }
+  const compared = comparison.filter((c) => c.change !== null);
+  const comparisonText = compared.length
+    ? `\nRatio change against ${args.compare ?? 'the previous run'} (|r2 − r1| / min):\n\n| figure | before | this run | change |\n|---|--:|--:|--:|\n${compared.map((c) => `| ${c.name} | ${c.first!.toFixed(2)} | ${c.second!.toFixed(2)} | ${(c.change! * 100).toFixed(0)} %${c.within ? '' : ' (over 25 %)'} |`).join('\n')}\n`
+    : '';
+  if (args.record) {
+    const docPath = path.join(REPO_ROOT, 'docs', 'performance.md');
+    const doc = readFileSync(docPath, 'utf8');
+    const marker = '<!-- runs: newest first; `npm run bench -- --record` adds a section here -->';
+    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n${comparisonText}`;
+    writeFileSync(docPath, doc.includes(marker) ? doc.replace(marker, `${marker}\n\n${section}`) : `${doc}\n${marker}\n\n${section}`);
+    say('Added this run to docs/performance.md.');
+  }
+}
+
+await main();
