@@ -85,7 +85,7 @@ export function row(name: string, unit: string, value: number, baseline: string 
     unit,
     baseline,
     baseline_value: usable ? round(baselineValue!) : null,
-    ratio: usable ? round(value / baselineValue!, 3) : null,
+    ratio: usable ? Number((value / baselineValue!).toPrecision(3)) : null,
     target: null,
     met: null,
   };
