@@ -2,7 +2,7 @@ import nodePath from 'node:path';
 import { isVaultError, VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import type { IdSource } from '../ids';
-import { TEMP_PREFIX } from '../notes/paths';
+import { closeDir, openVaultDir, placeFile } from './confine';
 
 /** Turns a file-system error into a sentence a person can act on. */
 export function ioError(error: unknown, what: string): VaultError {
@@ -25,9 +25,12 @@ export function ioError(error: unknown, what: string): VaultError {
 
 /**
  * Replaces (or creates) a file so that a crash leaves either the old or the new bytes: a temp
- * file beside it (created exclusively, never through a symlink), fsync, a check that the folder
- * is still the one inside the vault, rename over the target, fsync of the folder. The file keeps
- * its mode. On failure the temp file is removed and the target is untouched.
+ * file beside it (created exclusively, never through a symlink), fsync, rename over the target,
+ * fsync of the folder. `expectedDir` is the canonical folder the file must be in: it is opened
+ * component by component from the file-system root without following any link, and every call
+ * goes through that descriptor (see `confine.ts`), so a folder swapped for a link is refused,
+ * never written through. The file keeps its mode. On failure the temp file is removed and the
+ * target is untouched.
  */
 export async function writeFileAtomic(
   fs: VaultFs,
@@ -35,27 +38,15 @@ export async function writeFileAtomic(
   data: Uint8Array,
   options: { ids: IdSource; expectedDir: string; mode?: number },
 ): Promise<void> {
-  const dir = nodePath.dirname(absolutePath);
-  const temp = nodePath.join(dir, `${TEMP_PREFIX}${options.ids.base32(10)}`);
-  try {
-    await fs.writeNewFile(temp, data, options.mode);
-  } catch (error) {
-    await fs.unlink(temp).catch(() => undefined);
-    throw ioError(error, `write ${nodePath.basename(absolutePath)}`);
+  if (nodePath.dirname(absolutePath) !== options.expectedDir) {
+    throw new VaultError('forbidden', `${nodePath.basename(absolutePath)} is not in the folder it was checked in; nothing was written.`);
   }
+  const top = nodePath.parse(options.expectedDir).root;
+  const rel = nodePath.relative(top, options.expectedDir).split(nodePath.sep).join('/');
+  const { dir } = await openVaultDir(fs, top, rel, { target: nodePath.basename(absolutePath) });
   try {
-    const real = await fs.realpath(dir);
-    if (real !== options.expectedDir) {
-      throw new VaultError('forbidden', 'A folder on the path was replaced by a link while writing; nothing was written.');
-    }
-    await fs.rename(temp, absolutePath);
-  } catch (error) {
-    await fs.unlink(temp).catch(() => undefined);
-    throw ioError(error, `write ${nodePath.basename(absolutePath)}`);
-  }
-  try {
-    await fs.fsyncDir(dir);
-  } catch (error) {
-    throw ioError(error, `flush the folder of ${nodePath.basename(absolutePath)}`);
+    await placeFile(fs, dir, nodePath.basename(absolutePath), data, options.ids, options.mode, nodePath.basename(absolutePath));
+  } finally {
+    await closeDir(fs, dir);
   }
 }
