@@ -193,6 +193,21 @@ export async function verifyDir(fs: VaultFs, dir: VaultDir, target: string): Pro
   }
 }
 
+/**
+ * Confirms that the file open with `stat` is `name` in the vault folder `dir`. On Linux the file
+ * was opened through the folder's descriptor, so the folder's own check is enough. The fallback
+ * compares dev/ino with lstat of the name between two checks of every folder on the path: a swap
+ * is caught unless the folder is flipped to a link and back twice within those few calls (the
+ * fallback's residual window).
+ */
+async function confirmEntry(fs: VaultFs, dir: VaultDir, name: string, stat: Stats, target: string): Promise<void> {
+  await verifyDir(fs, dir, target);
+  if (dir.fdPaths) return;
+  const now = await fs.lstat(dirEntry(dir, name)).catch(() => null);
+  if (!now || now.isSymbolicLink() || now.dev !== stat.dev || now.ino !== stat.ino) throw swappedError(target);
+  await verifyDir(fs, dir, target);
+}
+
 /** Closes a folder opened by {@link openVaultDir}. */
 export async function closeDir(fs: VaultFs, dir: VaultDir): Promise<void> {
   await fs.close(dir.fd).catch(() => undefined);
@@ -229,11 +244,7 @@ export async function openForRead(fs: VaultFs, root: string, rel: string): Promi
       throw ioError(error, `read ${rel}`);
     }
     const stat = await fs.fstat(fd);
-    await verifyDir(fs, dir, rel);
-    if (!dir.fdPaths) {
-      const now = await fs.lstat(entry).catch(() => null);
-      if (!now || now.isSymbolicLink() || now.dev !== stat.dev || now.ino !== stat.ino) throw swappedError(rel);
-    }
+    await confirmEntry(fs, dir, nodePath.posix.basename(realRel), stat, rel);
     if (stat.isDirectory()) throw ioError(Object.assign(new Error('is a folder'), { code: 'EISDIR' }), `read ${rel}`);
     if (!stat.isFile()) throw new VaultError('invalid_path', `${rel} is not a regular file.`);
     const result = { fd, stat };
@@ -259,6 +270,45 @@ export async function readConfined(fs: VaultFs, root: string, rel: string): Prom
 
 function insideVault(root: string, real: string): boolean {
   return isInside(root, real) && !isInside(nodePath.join(root, '.git'), real);
+}
+
+/**
+ * What the write path reads of a file before changing it (its bytes, mode and mtime; null when it
+ * does not exist), read without following any link: `abs` is canonical, so its folders are opened
+ * one by one from the file-system root with O_NOFOLLOW and the file through the last of them. A
+ * folder swapped for a link is refused (`forbidden`), so the bytes an edit keeps to restore on
+ * failure are always the vault's own.
+ */
+export async function readCurrentFile(fs: VaultFs, abs: string): Promise<{ bytes: Buffer; mode: number; mtimeMs: number } | null> {
+  const top = nodePath.parse(abs).root;
+  const rel = nodePath.relative(top, abs).split(nodePath.sep).join('/');
+  const name = nodePath.posix.basename(rel);
+  let dir: VaultDir;
+  try {
+    dir = (await openVaultDir(fs, top, parentOf(rel), { target: name })).dir;
+  } catch (error) {
+    if (isVaultError(error, 'not_found')) return null;
+    throw ioError(error, 'read the current file');
+  }
+  let fd: number | null = null;
+  try {
+    try {
+      fd = await fs.openRead(dirEntry(dir, name));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      if (code === 'ELOOP') throw new VaultError('forbidden', `${name} is a symbolic link; Lucid only writes real files inside the vault.`);
+      throw error;
+    }
+    const stat = await fs.fstat(fd);
+    await confirmEntry(fs, dir, name, stat, name);
+    return { bytes: await fs.readFd(fd), mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs };
+  } catch (error) {
+    throw ioError(error, 'read the current file');
+  } finally {
+    if (fd !== null) await fs.close(fd).catch(() => undefined);
+    await closeDir(fs, dir);
+  }
 }
 
 /** The absolute path of a vault path for writing: no component may be a symbolic link. */
@@ -466,19 +516,28 @@ export async function unlinkConfined(fs: VaultFs, root: string, dirRel: string, 
  */
 export function stateDirOf(fs: VaultFs, root: string): string {
   const dir = nodePath.join(root, '.lucid');
-  let stat: Stats | null = null;
+  if (assertStateDir(fs, root)) return dir;
+  try {
+    fs.mkdirSync(dir);
+  } catch (error) {
+    throw ioError(error, 'create the folder .lucid');
+  }
+  assertStateDir(fs, root);
+  return dir;
+}
+
+/**
+ * Refuses a `.lucid` that is a link or a file (a VaultError naming it); true when it is a real
+ * folder, false when it does not exist yet. Creates nothing.
+ */
+export function assertStateDir(fs: VaultFs, root: string): boolean {
+  const dir = nodePath.join(root, '.lucid');
+  let stat: Stats;
   try {
     stat = fs.lstatSync(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(error, 'check the folder .lucid');
-  }
-  if (!stat) {
-    try {
-      fs.mkdirSync(dir);
-      stat = fs.lstatSync(dir);
-    } catch (error) {
-      throw ioError(error, 'create the folder .lucid');
-    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw ioError(error, 'check the folder .lucid');
   }
   if (stat.isSymbolicLink()) {
     let target = 'somewhere else';
@@ -502,7 +561,7 @@ export function stateDirOf(fs: VaultFs, root: string): string {
       },
     );
   }
-  return dir;
+  return true;
 }
 
 /**

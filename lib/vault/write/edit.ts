@@ -12,8 +12,7 @@ import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type No
 import type { NoteReader } from '../notes/reader';
 import { normalizeVaultPath } from '../notes/paths';
 import { validateFrontmatter } from '../notes/schema';
-import { ioError } from './atomic';
-import { applyWrite, resolveForWrite, undoWrite, unlinkConfined } from './confine';
+import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined } from './confine';
 import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
 import { withVaultLock, type LockOptions } from './lock';
 
@@ -227,13 +226,7 @@ async function uncommittedPaths(repo: GitRepo, committed: Map<string, string>, f
 }
 
 async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
-  try {
-    const stat = await fs.lstat(abs);
-    return { bytes: await fs.readFile(abs), mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw ioError(error, 'read the current file');
-  }
+  return readCurrentFile(fs, abs);
 }
 
 /** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
