@@ -396,6 +396,17 @@ export async function applyWrite(fs: VaultFs, root: string, write: FileWrite, id
     await placeFile(fs, dir, name, write.bytes, ids, write.mode, write.path, (placed) => {
       receipt.placed = placed;
     });
+  } catch (error) {
+    // Nothing was placed: the folders this write made are removed now, through the descriptor
+    // still held (its `..` is the real parent even if a folder above was swapped or moved).
+    if (dir.fdPaths && !receipt.placed) {
+      for (let i = created.length - 1; i >= 0; i -= 1) {
+        const up = '../'.repeat(created.length - i);
+        await fs.rmdir(`/proc/self/fd/${dir.fd}/${up}${nodePath.posix.basename(created[i])}`).catch(() => undefined);
+      }
+      receipt.createdDirs = [];
+    }
+    throw error;
   } finally {
     await closeDir(fs, dir);
   }
