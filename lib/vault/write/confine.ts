@@ -32,7 +32,7 @@ export interface VaultDir {
 const fdPathsOf = new WeakMap<VaultFs, Promise<boolean>>();
 
 /** Whether this file system emulates *at() through /proc/self/fd (probed once per VaultFs). */
-export function usesFdPaths(fs: VaultFs): Promise<boolean> {
+function usesFdPaths(fs: VaultFs): Promise<boolean> {
   let probe = fdPathsOf.get(fs);
   if (!probe) {
     probe = fs.fdPaths().catch(() => false);
@@ -42,12 +42,12 @@ export function usesFdPaths(fs: VaultFs): Promise<boolean> {
 }
 
 /** The path naming `name` inside exactly the folder `dir` (through its descriptor on Linux). */
-export function dirEntry(dir: VaultDir, name: string): string {
+function dirEntry(dir: VaultDir, name: string): string {
   return dir.fdPaths ? `/proc/self/fd/${dir.fd}/${name}` : nodePath.join(dir.abs, name);
 }
 
 /** The path naming the folder `dir` itself (for fsync and listing). */
-export function dirSelf(dir: VaultDir): string {
+function dirSelf(dir: VaultDir): string {
   return dir.fdPaths ? `/proc/self/fd/${dir.fd}` : dir.abs;
 }
 
@@ -74,7 +74,7 @@ function swappedError(rel: string): VaultError {
  * remove exactly those. On any failure every folder this call made is removed again. The caller
  * closes the result with {@link closeDir}.
  */
-export async function openVaultDir(
+async function openVaultDir(
   fs: VaultFs,
   root: string,
   rel: string,
@@ -176,7 +176,7 @@ async function identity(fs: VaultFs, fd: number, abs: string): Promise<{ abs: st
  * as its path (not moved, not deleted); elsewhere every component from the root is still a real
  * folder with the dev/ino that was opened.
  */
-export async function verifyDir(fs: VaultFs, dir: VaultDir, target: string): Promise<void> {
+async function verifyDir(fs: VaultFs, dir: VaultDir, target: string): Promise<void> {
   if (dir.fdPaths) {
     const now = await fs.readlink(`/proc/self/fd/${dir.fd}`).catch(() => null);
     if (now !== dir.abs) throw swappedError(target);
@@ -209,7 +209,7 @@ async function confirmEntry(fs: VaultFs, dir: VaultDir, name: string, stat: Stat
 }
 
 /** Closes a folder opened by {@link openVaultDir}. */
-export async function closeDir(fs: VaultFs, dir: VaultDir): Promise<void> {
+async function closeDir(fs: VaultFs, dir: VaultDir): Promise<void> {
   await fs.close(dir.fd).catch(() => undefined);
 }
 
@@ -219,7 +219,7 @@ export async function closeDir(fs: VaultFs, dir: VaultDir): Promise<void> {
  * canonical path is opened component by component without following anything. A folder swapped
  * for a link between the check and the open is refused (`forbidden`), never read through.
  */
-export async function openForRead(fs: VaultFs, root: string, rel: string): Promise<{ fd: number; stat: Stats }> {
+async function openForRead(fs: VaultFs, root: string, rel: string): Promise<{ fd: number; stat: Stats }> {
   const abs = nodePath.join(root, rel);
   let real: string;
   try {
@@ -334,15 +334,6 @@ export async function resolveForWrite(fs: VaultFs, root: string, path: string): 
     if (last && !stat.isFile()) throw new VaultError('invalid_path', `${path} is not a regular file.`);
   }
   return nodePath.join(root, path);
-}
-
-/** Creates a folder of the vault (and its parents) one component at a time, never through a link. */
-export async function ensureDir(fs: VaultFs, root: string, dir: string): Promise<void> {
-  const rel = nodePath.relative(root, dir);
-  if (rel === '') return;
-  if (rel.startsWith('..') || nodePath.isAbsolute(rel)) throw new VaultError('forbidden', `${dir} is outside the vault.`);
-  const { dir: opened } = await openVaultDir(fs, root, rel.split(nodePath.sep).join('/'), { create: true });
-  await closeDir(fs, opened);
 }
 
 /** What one {@link applyWrite} did, so that {@link undoWrite} takes back exactly that. */
@@ -466,7 +457,7 @@ async function removeEmptyDir(fs: VaultFs, root: string, rel: string): Promise<v
  * a failed fsync after it still knows). On failure before the rename the temp file is removed and
  * `name` is untouched.
  */
-export async function placeFile(
+async function placeFile(
   fs: VaultFs,
   dir: VaultDir,
   name: string,
