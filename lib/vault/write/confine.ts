@@ -482,6 +482,7 @@ async function placeFile(
     await fs.rename(dirEntry(dir, temp), dirEntry(dir, name));
     onPlaced(placed);
   } catch (error) {
+    // In the fallback a failed folder check means the name may now lead outside: the temp file is left rather than unlinked through it.
     if (!isVaultError(error) || dir.fdPaths) await fs.unlink(dirEntry(dir, temp)).catch(() => undefined);
     throw ioError(error, `write ${name}`);
   }
