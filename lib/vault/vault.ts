@@ -13,7 +13,7 @@ import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
 import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
 import { syncSearchIndex } from './search/indexable';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
-import { resolveForWrite, sweepTempFiles } from './write/confine';
+import { resolveForWrite, stateDirOf, sweepTempFiles } from './write/confine';
 import { editVault, validateText, type WriteContext } from './write/edit';
 import type { EditRequest, EditResult } from './write/edit-types';
 import type { LockOptions } from './write/lock';
@@ -91,11 +91,12 @@ export class Vault {
     return `human:${this.personName}`;
   }
 
-  /** `.lucid/` (local state, git-ignored), created on demand. */
+  /**
+   * `.lucid/` (local state, git-ignored), created on demand. It must be a real folder inside the
+   * vault: a link there (`.lucid -> somewhere`) is refused with `forbidden`, never followed.
+   */
   stateDir(): string {
-    const dir = nodePath.join(this.root, '.lucid');
-    if (!this.fs.existsSync(dir)) this.fs.mkdirSync(dir);
-    return dir;
+    return stateDirOf(this.fs, this.root);
   }
 
   /** Every file of the vault except git's, Lucid's state, dot-folders and temp files. */

@@ -12,8 +12,7 @@ import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type No
 import type { NoteReader } from '../notes/reader';
 import { normalizeVaultPath } from '../notes/paths';
 import { validateFrontmatter } from '../notes/schema';
-import { ioError, writeFileAtomic } from './atomic';
-import { ensureDir, resolveForWrite } from './confine';
+import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined } from './confine';
 import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
 import { withVaultLock, type LockOptions } from './lock';
 
@@ -227,13 +226,7 @@ async function uncommittedPaths(repo: GitRepo, committed: Map<string, string>, f
 }
 
 async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
-  try {
-    const stat = await fs.lstat(abs);
-    return { bytes: await fs.readFile(abs), mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw ioError(error, 'read the current file');
-  }
+  return readCurrentFile(fs, abs);
 }
 
 /** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
@@ -294,18 +287,7 @@ async function commitLocked(
   try {
     for (const write of writes) {
       done.push(write);
-      if (write.bytes === null) {
-        try {
-          await ctx.fs.unlink(write.abs);
-          await ctx.fs.fsyncDir(nodePath.dirname(write.abs));
-        } catch (error) {
-          throw ioError(error, `delete ${write.path}`);
-        }
-      } else {
-        const dir = nodePath.dirname(write.abs);
-        await ensureDir(ctx.fs, ctx.root, dir);
-        await writeFileAtomic(ctx.fs, write.abs, write.bytes, { ids: ctx.ids, expectedDir: dir, mode: write.mode });
-      }
+      await applyWrite(ctx.fs, ctx.root, write, ctx.ids);
     }
     input.assertHeld();
     const commit = await commitPaths(ctx.repo, {
@@ -322,11 +304,7 @@ async function commitLocked(
   } catch (error) {
     for (const write of done.reverse()) {
       try {
-        if (write.before) {
-          await writeFileAtomic(ctx.fs, write.abs, write.before.bytes, { ids: ctx.ids, expectedDir: nodePath.dirname(write.abs), mode: write.before.mode });
-        } else {
-          await ctx.fs.unlink(write.abs).catch(() => undefined);
-        }
+        await undoWrite(ctx.fs, ctx.root, write, ctx.ids);
       } catch {
         // best effort: the original error is what the caller needs
       }
@@ -347,7 +325,7 @@ async function rememberWritten(ctx: WriteContext, writes: readonly Write[]): Pro
 async function removeTempIndexes(ctx: WriteContext): Promise<void> {
   const dir = ctx.stateDir();
   for (const entry of await ctx.fs.readdir(dir).catch(() => [])) {
-    if (entry.name.startsWith('index-')) await ctx.fs.unlink(nodePath.join(dir, entry.name)).catch(() => undefined);
+    if (entry.name.startsWith('index-')) await unlinkConfined(ctx.fs, ctx.root, nodePath.basename(dir), entry.name);
   }
 }
 
