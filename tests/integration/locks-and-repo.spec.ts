@@ -449,6 +449,26 @@ describe('#44 argument injection and odd repository states', () => {
     }
   });
 
+  it('#13 diff and history refuse paths that leave the vault, and read nothing outside it', async () => {
+    const tv = tempVault({ [NOTE]: NOTE_TEXT, 'a..b.md': 'fine\n' });
+    const vault = await openIn(tv);
+    const head = tv.head();
+    for (const hostile of [
+      '../../etc/passwd',
+      '/etc/passwd',
+      `${'..%2F'.repeat(20)}x.md`,
+      '%252e%252e%252fx.md',
+      '..\\..\\x.md',
+      'notes/../../x.md',
+      '.git/config',
+    ]) {
+      const diff = await refusal(vault.commitDiff(head, { path: hostile }));
+      const history = await refusal(vault.history(hostile));
+      for (const error of [diff, history]) expect(['invalid_path', 'forbidden'], hostile).toContain(error.code);
+    }
+    expect((await vault.history('a..b.md')).map((c) => c.sha)).toEqual([head]);
+  });
+
   it('a bisect in progress: writes are refused as repo_state, naming it', async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
     const vault = await openIn(tv);
