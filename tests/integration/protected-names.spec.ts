@@ -258,7 +258,7 @@ describe('hostile and odd names (catalog #19, #44)', () => {
 
 describe('text that is not exactly UTF-8 is refused at the write', () => {
   it.each([
-    ['a NUL in the body', '# A\n\nbefore\u0000after\n', /NUL.*line 3/],
+    ['a NUL in the body', '# A\n\nbefore\u0000after\n', /NUL.*line 3 of the new text/],
     ['a NUL in the front matter', '---\ntitle: "a\u0000b"\n---\n\n# A\n', /NUL/],
     ['an escaped NUL in the front matter', '---\ntitle: "a\\0b"\n---\n\n# A\n', /title.*NUL/],
     ['a lone high surrogate', '# A \ud83d\n', /not valid Unicode/],

@@ -117,7 +117,7 @@ export function checkNewName(path: string, from = 0): void {
     if (bad) {
       throw new VaultError(
         'invalid_path',
-        `New names cannot contain "${bad[0]}" (${quoted}): Windows refuses it${bad[0] === ':' ? ', and git reads a leading ":" as pathspec magic' : ''}. Choose a name without < > : " | ? *.`,
+        `New names cannot contain the character ${bad[0] === '"' ? `'"'` : `"${bad[0]}"`} (${quoted}): Windows refuses it${bad[0] === ':' ? ', and git reads a leading ":" as pathspec magic' : ''}. Choose a name without < > : " | ? *.`,
       );
     }
     if (DEVICE_NAME.test(foldName(segment).split('.')[0].trim())) {

@@ -95,7 +95,7 @@ export function assertWritableText(path: string, text: string, frontmatter?: Fro
     const line = text.slice(0, at).split('\n').length;
     throw new VaultError(
       'invalid_input',
-      `The content for ${path} holds a NUL character (U+0000) on line ${line}; notes are text and cannot contain it. Remove it and write again.`,
+      `The content for ${path} holds a NUL character (U+0000) on line ${line} of the new text (front matter included); notes are text and cannot contain it. Remove it and write again.`,
       { path },
     );
   }
