@@ -99,7 +99,7 @@ export function assertWritableText(path: string, text: string, frontmatter?: Fro
       { path },
     );
   }
-  if (LONE_SURROGATE.test(text)) {
+  if (!isWellFormed(text)) {
     throw new VaultError(
       'invalid_input',
       `The content for ${path} is not valid Unicode (a lone surrogate, often half of a cut emoji); it would be written as U+FFFD. Send the text as valid UTF-8.`,
@@ -121,8 +121,14 @@ export function assertWritableText(path: string, text: string, frontmatter?: Fro
   }
 }
 
+/** String.prototype.isWellFormed where the runtime has it (Node 20 does), the same test by regex elsewhere. */
+function isWellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(text) : !LONE_SURROGATE.test(text);
+}
+
 function badProperty(value: unknown, name = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') || LONE_SURROGATE.test(value) ? name || 'value' : null;
+  if (typeof value === 'string') return value.includes('\u0000') || !isWellFormed(value) ? name || 'value' : null;
   if (Array.isArray(value)) {
     for (const item of value) {
       const bad = badProperty(item, name);
