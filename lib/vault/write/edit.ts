@@ -11,6 +11,7 @@ import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type Pars
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
 import type { NoteReader } from '../notes/reader';
 import { normalizeVaultPath } from '../notes/paths';
+import { assertCreatable, assertNoteRules, assertProtectedPath, assertWritableText } from '../notes/protected';
 import { validateFrontmatter } from '../notes/schema';
 import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined } from './confine';
 import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
@@ -78,6 +79,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
   const subjectPath = normalizeVaultPath(request.path);
   const changes = request.changes.map((change) => ({ ...change, path: normalizeVaultPath(change.path, { forWrite: true }) }));
   for (const change of changes) {
+    assertProtectedPath(ctx.layout, request.actor, request.op, change.path);
     if (isChangelogPath(ctx.layout, change.path)) {
       throw new VaultError('forbidden', 'The changelog is written by Lucid itself, one line per edit.');
     }
@@ -142,6 +144,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
 async function prepare(ctx: WriteContext, request: EditRequest, change: FileChange): Promise<Write> {
   const abs = await resolveForWrite(ctx.fs, ctx.root, change.path);
   const current = await readCurrent(ctx.fs, abs);
+  if (!current && change.content !== null && !change.expectedHash) await assertCreatable(ctx.fs, ctx.root, ctx.layout, change.path);
   if (change.expectedHash !== undefined) {
     const currentHash = current ? hashBytes(current.bytes) : null;
     if (change.expectedHash === null && currentHash !== null) {
@@ -168,9 +171,11 @@ async function prepare(ctx: WriteContext, request: EditRequest, change: FileChan
   let note: Note | undefined;
   if (text !== null) {
     if (typeof text !== 'string') throw new VaultError('invalid_input', 'Content must be text.');
+    assertWritableText(change.path, text);
     bytes = Buffer.from(text, 'utf8');
     if (bytes.length > MAX_NOTE_BYTES) throw new VaultError('too_large', `${change.path} would be larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB.`);
     if (isMarkdown && !request.skipValidation) note = validatedNote(change.path, text, bytes as Buffer, composed?.frontmatter);
+    if (note) assertNoteRules(ctx.layout, request.actor, note);
   } else if (!current) {
     throw new VaultError('not_found', `No file ${change.path} to delete.`);
   }
