@@ -3,6 +3,12 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import type { Dirent, Stats } from 'node:fs';
 
+/** Who owns a file (its uid and gid), kept when Lucid rewrites it. */
+export interface FileOwner {
+  uid: number;
+  gid: number;
+}
+
 /**
  * The file-system operations the vault layer uses, passed in so that tests can inject faults
  * (ENOSPC, EACCES, EIO on fsync) that root cannot provoke with chmod.
@@ -15,7 +21,7 @@ export interface VaultFs {
   readdir(path: string): Promise<Dirent[]>;
   mkdir(path: string): Promise<void>;
   /** Creates a new file (never follows or replaces an existing one), writes it, fsyncs it. */
-  writeNewFile(path: string, data: Uint8Array, mode?: number): Promise<void>;
+  writeNewFile(path: string, data: Uint8Array, mode?: number, owner?: FileOwner): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   rmdir(path: string): Promise<void>;
@@ -70,12 +76,15 @@ export const nodeFs: VaultFs = {
   mkdir: async (path) => {
     await fsp.mkdir(path, { recursive: true });
   },
-  writeNewFile: async (path, data, mode = 0o644) => {
+  writeNewFile: async (path, data, mode = 0o644, owner) => {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
     const handle = await fsp.open(path, flags, mode);
     try {
       await handle.writeFile(data);
       await handle.chmod(mode);
+      // A rewrite keeps the file's owner. Only root may give a file away; anyone else keeps the
+      // file as theirs (EPERM), as an editor saving the file would.
+      if (owner) await handle.chown(owner.uid, owner.gid).catch(() => undefined);
       await handle.sync();
     } finally {
       await handle.close();

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { isVaultError, VaultError } from '../errors';
-import type { VaultFs } from '../fs';
+import type { FileOwner, VaultFs } from '../fs';
 import type { IdSource } from '../ids';
 import { isInside, TEMP_PREFIX } from '../notes/paths';
 import { ioError } from './atomic';
@@ -279,7 +279,7 @@ function insideVault(root: string, real: string): boolean {
  * folder swapped for a link is refused (`forbidden`), so the bytes an edit keeps to restore on
  * failure are always the vault's own.
  */
-export async function readCurrentFile(fs: VaultFs, abs: string): Promise<{ bytes: Buffer; mode: number; mtimeMs: number } | null> {
+export async function readCurrentFile(fs: VaultFs, abs: string): Promise<{ bytes: Buffer; mode: number; owner: FileOwner; mtimeMs: number } | null> {
   const top = nodePath.parse(abs).root;
   const rel = nodePath.relative(top, abs).split(nodePath.sep).join('/');
   const name = nodePath.posix.basename(rel);
@@ -302,7 +302,7 @@ export async function readCurrentFile(fs: VaultFs, abs: string): Promise<{ bytes
     }
     const stat = await fs.fstat(fd);
     await confirmEntry(fs, dir, name, stat, name);
-    return { bytes: await fs.readFd(fd), mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs };
+    return { bytes: await fs.readFd(fd), mode: stat.mode & 0o777, owner: { uid: stat.uid, gid: stat.gid }, mtimeMs: stat.mtimeMs };
   } catch (error) {
     throw ioError(error, 'read the current file');
   } finally {
@@ -353,7 +353,9 @@ export interface FileWrite {
   path: string;
   bytes: Uint8Array | null;
   mode?: number;
-  before: { bytes: Uint8Array; mode: number } | null;
+  /** The owner of the file it replaces, kept. */
+  owner?: FileOwner;
+  before: { bytes: Uint8Array; mode: number; owner?: FileOwner } | null;
 }
 
 /**
@@ -384,7 +386,7 @@ export async function applyWrite(fs: VaultFs, root: string, write: FileWrite, id
   const { dir, created } = await openVaultDir(fs, root, dirRel, { create: true, target: write.path });
   receipt.createdDirs = created;
   try {
-    await placeFile(fs, dir, name, write.bytes, ids, write.mode, write.path, (placed) => {
+    await placeFile(fs, dir, name, write.bytes, ids, { mode: write.mode, owner: write.owner }, write.path, (placed) => {
       receipt.placed = placed;
     });
   } catch (error) {
@@ -416,7 +418,7 @@ export async function undoWrite(fs: VaultFs, root: string, write: FileWrite, ids
   if (write.before && (receipt.placed || receipt.deleted)) {
     const { dir } = await openVaultDir(fs, root, parentOf(write.path), { create: true, target: write.path });
     try {
-      await placeFile(fs, dir, name, write.before.bytes, ids, write.before.mode, write.path);
+      await placeFile(fs, dir, name, write.before.bytes, ids, { mode: write.before.mode, owner: write.before.owner }, write.path);
     } finally {
       await closeDir(fs, dir);
     }
@@ -463,13 +465,13 @@ async function placeFile(
   name: string,
   data: Uint8Array,
   ids: IdSource,
-  mode: number | undefined,
+  meta: { mode?: number; owner?: FileOwner },
   target: string,
   onPlaced: (placed: { dev: number; ino: number }) => void = () => undefined,
 ): Promise<{ dev: number; ino: number }> {
   const temp = `${TEMP_PREFIX}${ids.base32(10)}`;
   try {
-    await fs.writeNewFile(dirEntry(dir, temp), data, mode);
+    await fs.writeNewFile(dirEntry(dir, temp), data, meta.mode, meta.owner);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await fs.unlink(dirEntry(dir, temp)).catch(() => undefined);
     throw ioError(error, `write ${name}`);
