@@ -228,6 +228,12 @@ export interface CommitRequest {
   parent: string | null;
   /** A scratch file for the temporary index (inside .lucid/). */
   indexFile: string;
+  /**
+   * Called after `commit-tree` made the commit, after `update-ref` moved HEAD to it, and after the
+   * real index was refreshed (not called when that refresh failed); awaited, so the write-ahead
+   * record can follow each step.
+   */
+  onStage?: (stage: 'commit-tree' | 'update-ref' | 'index-refreshed', commit: string) => Promise<void>;
 }
 
 /**
@@ -255,12 +261,18 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   const tree = (await runGit(repo, ['write-tree'], env)).trim();
   const parents = head ? ['-p', head] : [];
   const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-F', '-'], env, request.message)).trim();
+  await request.onStage?.('commit-tree', commit);
   const subject = request.message.split('\n')[0];
   await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
+  await request.onStage?.('update-ref', commit);
   // The commit exists from here on: a failure to refresh the index (another git process holds
-  // index.lock) must not undo the edit. A stale index only shows as staged changes until git's
-  // next refresh, and the next Lucid write brings it up to date again.
-  await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]).catch(() => undefined);
+  // index.lock) must not undo the edit. The write-ahead record then stays, and the next holder
+  // of the vault lock refreshes the index for these paths (write/journal.ts).
+  const refreshed = await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]).then(
+    () => true,
+    () => false,
+  );
+  if (refreshed) await request.onStage?.('index-refreshed', commit);
   return commit;
 }
 

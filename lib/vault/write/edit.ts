@@ -1,6 +1,6 @@
 import nodePath from 'node:path';
 import { isChangelogPath, CONFIG_FILE, type VaultLayout } from '../config';
-import { VaultError } from '../errors';
+import { isVaultError, VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import { isSessionId } from '../ids';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
@@ -15,6 +15,7 @@ import { validateFrontmatter } from '../notes/schema';
 import { ioError, writeFileAtomic } from './atomic';
 import { ensureDir, resolveForWrite } from './confine';
 import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
+import { beginJournal, hasCrashLeftovers, recoverInterruptedWrite, type Journal, type RecoveryReport, type StageHook } from './journal';
 import { withVaultLock, type LockOptions } from './lock';
 
 /** Everything the write path needs from the vault it writes to. */
@@ -36,6 +37,10 @@ export interface WriteContext {
   reader: NoteReader;
   /** Called once per written path after its commit. */
   afterWrite(path: string): void;
+  /** Called at each stage of a commit the write-ahead record names (tests inject crashes with it). */
+  onStage?: StageHook;
+  /** Told what recovery did when it found an edit a dead writer left unfinished. */
+  onRecovered?(report: RecoveryReport): void;
 }
 
 const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
@@ -64,7 +69,9 @@ interface Write {
  * once and its hash compared with `expectedHash` (a mismatch is a `conflict`), new text is
  * validated against its type's schema, a person's uncommitted version of any touched file is
  * first committed as theirs, the files are written atomically, and the commit is made through a
- * temporary index. If anything fails, every file is put back as it was.
+ * temporary index. If anything fails, every file is put back as it was. Each commit is preceded
+ * by a write-ahead record in `.lucid/` (write/journal.ts): an edit a dead writer left unfinished
+ * is finished or undone by the next writer, before anything else, under the same lock.
  */
 export async function editVault(ctx: WriteContext, request: EditRequest): Promise<EditResult> {
   if (!ACTOR.test(request.actor)) {
@@ -89,6 +96,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
   return withVaultLock(
     nodePath.join(ctx.stateDir(), 'vault'),
     async (assertHeld) => {
+      await recoverLocked(ctx);
       await assertWritableRepo(ctx.repo, ctx.fs);
       const writes: Write[] = [];
       for (const change of changes) writes.push(await prepare(ctx, request, change));
@@ -111,6 +119,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
           trailers: [],
           parent,
           changelog: { abs: changelogAbs, current: changelog },
+          headBlobs: blobs,
           assertHeld,
         });
         savedPersonCommit = saved.commit;
@@ -128,6 +137,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
         trailers,
         parent,
         changelog: { abs: changelogAbs, current: changelog },
+        headBlobs: blobs,
         assertHeld,
       });
       const hashes: Record<string, string | null> = {};
@@ -250,6 +260,8 @@ async function commitLocked(
     trailers: [string, string][];
     parent: string | null;
     changelog: { abs: string; current: Current | null };
+    /** HEAD's blob ids of the paths (the write-ahead record keeps the old bytes of a file that is not HEAD's). */
+    headBlobs: Map<string, string>;
     assertHeld: () => void;
   },
 ): Promise<{ editId: string; commit: string; changelog: Current }> {
@@ -291,6 +303,8 @@ async function commitLocked(
     extra: input.trailers,
   });
   const done: Write[] = [];
+  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])];
+  const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
   try {
     for (const write of writes) {
       done.push(write);
@@ -307,19 +321,27 @@ async function commitLocked(
         await writeFileAtomic(ctx.fs, write.abs, write.bytes, { ids: ctx.ids, expectedDir: dir, mode: write.mode });
       }
     }
+    await journal.stage('files-written');
     input.assertHeld();
     const commit = await commitPaths(ctx.repo, {
-      paths: [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])],
+      paths,
       message,
       author: identityOf(ctx, input.actor),
       committer: { name: ctx.personName, email: ctx.personEmail },
       date: now,
       parent: input.parent,
       indexFile: nodePath.join(ctx.stateDir(), `index-${ctx.ids.base32(8)}`),
+      onStage: (stage, sha) => journal.stage(stage, sha),
     }).finally(() => removeTempIndexes(ctx));
+    // A real index left stale (another git process held index.lock) keeps the record, so the next
+    // holder of the lock refreshes it before a person's commit could undo this edit.
+    if (journal.record.stage === 'index-refreshed') await journal.end();
     for (const write of writes) ctx.afterWrite(write.path);
     return { editId, commit, changelog: { bytes: changelogBytes, mode: current?.mode ?? 0o644, mtimeMs: 0 } };
   } catch (error) {
+    // HEAD already holds the commit (only a stage hook throws this late): the edit happened, and
+    // the record tells the next lock holder to bring the index up to date; nothing is undone.
+    if (landed(journal)) throw error;
     for (const write of done.reverse()) {
       try {
         if (write.before) {
@@ -331,8 +353,68 @@ async function commitLocked(
         // best effort: the original error is what the caller needs
       }
     }
+    await settleJournal(ctx, journal);
     throw error;
   }
+}
+
+function landed(journal: Journal): boolean {
+  return journal.record.stage === 'update-ref' || journal.record.stage === 'index-refreshed';
+}
+
+/**
+ * After a failed commit was rolled back in process: the record goes, unless a file could not be
+ * put back, or the commit may exist (a git process failed after commit-tree): then recovery
+ * decides from git and the files, as after a crash.
+ */
+async function settleJournal(ctx: WriteContext, journal: Journal): Promise<void> {
+  try {
+    const reachedGit = journal.record.stage !== 'recorded' && journal.record.stage !== 'files-written';
+    const intact = await Promise.all(
+      journal.record.files.map(async (file) => {
+        const abs = nodePath.join(ctx.root, file.path);
+        const bytes = await ctx.fs.readFile(abs).catch(() => null);
+        return (bytes ? blobId(bytes) : null) === file.oldBlob;
+      }),
+    );
+    if (!reachedGit && intact.every(Boolean)) await journal.end();
+    else report(ctx, await recoverInterruptedWrite(ctx));
+  } catch {
+    // the record stays; the next writer recovers from it
+  }
+}
+
+/** Under the vault lock, before anything else: finishes or undoes an edit a dead writer left, sweeps its temp files. */
+async function recoverLocked(ctx: WriteContext): Promise<void> {
+  if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return;
+  report(ctx, await recoverInterruptedWrite(ctx));
+}
+
+function report(ctx: WriteContext, recovered: RecoveryReport | null): void {
+  if (recovered) ctx.onRecovered?.(recovered);
+}
+
+/**
+ * Finishes or undoes an edit a dead writer left unfinished (see write/journal.ts) and sweeps the
+ * temp files it left, under the vault lock. Waits at most `waitMs` for the lock (0: only if free,
+ * or held by a dead process of this host); returns null when there was nothing to recover or the
+ * lock was busy (its holder recovers first).
+ */
+export async function recoverVault(ctx: WriteContext, waitMs = 0): Promise<RecoveryReport | null> {
+  if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return null;
+  try {
+    return await withVaultLock(nodePath.join(ctx.stateDir(), 'vault'), () => recoverLockedReport(ctx), { ...ctx.lockOptions, waitMs });
+  } catch (error) {
+    if (isVaultError(error, 'locked')) return null;
+    throw error;
+  }
+}
+
+async function recoverLockedReport(ctx: WriteContext): Promise<RecoveryReport | null> {
+  if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return null;
+  const recovered = await recoverInterruptedWrite(ctx);
+  report(ctx, recovered);
+  return recovered;
 }
 
 /** Puts the notes just written, parsed already, in the reader's cache (a stat for their new mtime; no read). */
