@@ -20,7 +20,7 @@ import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
 
 export type { LinkGraph, LintReport } from './notes/reader';
-export type { RecoveryReport, StageHook, WriteStage } from './write/journal';
+export type { RecoveryReport, StageHook } from './write/journal';
 
 /** How to open a vault: everything from outside (environment, clock, ids, file system, git) is passed in. */
 export interface OpenVaultOptions {

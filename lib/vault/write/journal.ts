@@ -87,7 +87,7 @@ export interface RecoveryReport {
 const RECORD = 'write-ahead.json';
 
 /** Where the record lives in `.lucid/`. */
-export function recordPath(stateDir: string): string {
+function recordPath(stateDir: string): string {
   return nodePath.join(stateDir, RECORD);
 }
 
@@ -193,7 +193,7 @@ async function saveRecord(ctx: JournalContext, dir: string, record: WriteRecord,
 }
 
 /** The record left in `.lucid/`, or null. An unreadable one is moved aside (`write-ahead.json.broken-…`) and ignored. */
-export async function readRecord(ctx: Pick<JournalContext, 'fs' | 'ids'>, stateDir: string): Promise<WriteRecord | null> {
+async function readRecord(ctx: Pick<JournalContext, 'fs' | 'ids'>, stateDir: string): Promise<WriteRecord | null> {
   const file = recordPath(stateDir);
   let text: string;
   try {
