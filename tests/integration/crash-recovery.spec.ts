@@ -1,4 +1,6 @@
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnGit, type GitRunner } from '../../lib/vault/git/runner';
+import { openVault } from '../../lib/vault/vault';
 import { WRITE_STAGES } from '../../lib/vault/write/journal';
 import { AGENT_MARKER, changelogLinesWithoutCommit, crashLeftovers, misattributedCommits, runCrashWorker, stagedPaths } from '../support/crash-checks';
 import { makeTempVault, TEST_PERSON, type TempVault } from '../support/temp-vault';
@@ -152,4 +154,47 @@ describe.concurrent('killed from the git runner (no stage hook needed: these als
       vault.close();
     });
   }
+});
+
+describe('recovery details', () => {
+  it('a file a person changed after the crash is neither the old nor the new text: left alone, the rest undone', async () => {
+    const tv = makeTempVault({ 'notes/a.md': A, 'notes/b.md': B, 'changelog.md': CHANGELOG });
+    made.push(tv);
+    const head0 = tv.head();
+    const exit = await runCrashWorker(tv, ['update', 'files-written']);
+    expect(exit.signal, exit.stderr).toBe('SIGKILL');
+    tv.write('notes/a.md', `${A}The person got there first.\n`);
+
+    const vault = await tv.open();
+
+    expect(tv.read('notes/a.md')).toBe(`${A}The person got there first.\n`);
+    expect(tv.read('changelog.md')).toBe(CHANGELOG);
+    expect(tv.head()).toBe(head0);
+    expect(vault.recoveries).toMatchObject([{ actor: AGENT, outcome: 'rolled-back', restored: ['changelog.md'], leftAlone: ['notes/a.md'] }]);
+    expect(crashLeftovers(tv)).toEqual([]);
+    vault.close();
+  });
+
+  it('a real index left stale (another git process held index.lock) keeps the record, and the next write brings the index up to date', async () => {
+    const tv = makeTempVault({ 'notes/a.md': A, 'notes/b.md': B, 'changelog.md': CHANGELOG });
+    made.push(tv);
+    const failRealIndex: GitRunner = async (invocation) => {
+      if (invocation.args[0] === 'update-index' && !invocation.env.GIT_INDEX_FILE) throw new Error('fatal: Unable to create .git/index.lock: File exists.');
+      return spawnGit(invocation);
+    };
+    const stuck = await openVault({ root: tv.root, env: tv.env, git: failRealIndex });
+    await stuck.edit({ actor: AGENT, op: 'update', path: 'notes/a.md', reason: 'r', changes: [{ path: 'notes/a.md', content: `# A\n\n${AGENT_MARKER}\n` }] });
+    stuck.close();
+    expect(stagedPaths(tv).sort()).toEqual(['changelog.md', 'notes/a.md']);
+    expect(crashLeftovers(tv)).toEqual(['.lucid/write-ahead.json']);
+
+    const vault = await tv.open();
+
+    expect(vault.recoveries).toMatchObject([{ actor: AGENT, outcome: 'completed', stage: 'update-ref' }]);
+    expect(stagedPaths(tv)).toEqual([]);
+    expect(crashLeftovers(tv)).toEqual([]);
+    expect(personCommits(tv)).toEqual(['notes/b.md']);
+    expect(tv.git(['show', 'HEAD:notes/a.md'])).toBe(`# A\n\n${AGENT_MARKER}\n`);
+    vault.close();
+  });
 });
