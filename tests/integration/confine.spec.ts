@@ -179,7 +179,8 @@ describe('a folder swapped for a link at one exact call (Linux, /proc/self/fd)',
       fs: hookedFs(
         nodeFs,
         'writeNewFile',
-        () => true,
+        // the note's temp file, not the write-ahead record that is written first
+        (p) => !p.includes(`${path.sep}.lucid${path.sep}`),
         () => swapToLink(dir, outside),
       ),
     });

@@ -163,11 +163,9 @@ describe('#35 file-system faults: a clear error, the old content intact, no temp
     });
   }
 
-  // lib/vault bug (reported to the lead): a delete unlinks the note before it writes the changelog;
-  // when that write fails, putting the note back needs the same failing write, so the note is gone
-  // from the working tree (HEAD still has it; `git status` shows it deleted). Unskip once the write
-  // path keeps the note until the changelog is safely written.
-  describe('delete whose changelog write fails (bug: the note is lost from the working tree)', () => {
+  // Found by this file: a delete used to unlink the note before writing the changelog, and putting
+  // the note back hit the same fault, so the note was gone from the working tree. Deletions now come last.
+  describe('delete whose changelog write fails: the note stays', () => {
     it.each(FAULTS.filter(([, faults]) => losesDeletedNote(faults)))('delete, %s', async (_label, faults, message) => {
       const tv = tempVault({ [NOTE]: NOTE_TEXT, 'changelog.md': '# Changelog\n' });
       const vault = await openIn(tv, faultyFs(faults));
@@ -246,11 +244,10 @@ describe('#36 metadata and fsync order', () => {
     expect(fs.statSync(path.join(tv.root, 'notes/new.md')).mode & 0o777).not.toBe(0o600);
   });
 
-  // lib/vault bug (reported to the lead): the temp file is created by the writing process and
-  // renamed over the note, so a note owned by another user becomes root's when root rewrites it
-  // (the vault's owner then cannot rewrite it). Only root can give a file to another user, so this
-  // runs as root only. Unskip once writeFileAtomic keeps uid and gid (fchown of the temp file).
-  it('(bug: owner not kept) a rewrite by root keeps the file owner', async () => {
+  // Found by this file: the temp file is the writer's and is renamed over the note, so a note
+  // another user owned became root's when root rewrote it (fixed by an fchown of the temp file).
+  // Only root can give a file to another user, so this runs as root only.
+  it('a rewrite by root keeps the file owner', async () => {
     if (process.getuid?.() !== 0) return;
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
     fs.chownSync(path.join(tv.root, NOTE), 4321, 4321);
@@ -288,12 +285,18 @@ describe('#36 metadata and fsync order', () => {
     await vault.edit(requestFor('update'));
 
     expect(calls).toEqual([
+      // the write-ahead record, flushed before any file of the vault changes
+      'write+fsync .lucid/<temp>',
+      'rename .lucid/<temp> -> .lucid/write-ahead.json',
+      'fsync-dir .lucid',
       'write+fsync notes/<temp>',
       `rename notes/<temp> -> ${NOTE}`,
       'fsync-dir notes',
       'write+fsync <temp>',
       'rename <temp> -> changelog.md',
       'fsync-dir .',
+      // the record's stage updates: renamed, not flushed (recovery decides from git and the files)
+      ...Array(4).fill('rename .lucid/<temp> -> .lucid/write-ahead.json'),
     ]);
   });
 
