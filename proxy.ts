@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { allowedHosts, checkRequest, contentSecurityPolicy, cookieName, gateConfigFrom, safeEqual } from '@/lib/server/gate-rules';
+import { allowedHosts, checkRequest, contentSecurityPolicy, cookieName, gateConfigFrom, loginRedirectTarget, safeEqual } from '@/lib/server/gate-rules';
 
 /**
  * The gate in front of every request (pages, actions, route handlers, static files): exact Host,
@@ -18,7 +18,10 @@ export function proxy(request: NextRequest) {
     const params = new URLSearchParams(request.nextUrl.searchParams);
     params.delete('token');
     const query = params.toString();
-    const response = NextResponse.redirect(new URL(`${request.nextUrl.pathname}${query ? `?${query}` : ''}`, `http://${host}`), 303);
+    const origin = `http://${host}`;
+    let location = new URL(loginRedirectTarget(request.nextUrl.pathname, query), origin);
+    if (location.origin !== origin) location = new URL('/', origin);
+    const response = NextResponse.redirect(location, 303);
     response.cookies.set(cookieName(config.port), config.token, { httpOnly: true, sameSite: 'strict', path: '/' });
     response.headers.set('Referrer-Policy', 'no-referrer');
     response.headers.set('Cache-Control', 'no-store');

@@ -96,7 +96,33 @@ function list(values: Values, name: string): string[] {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return strictUtf8(Buffer.concat(chunks), 'standard input');
+}
+
+/** The bytes as text, refused when they are not UTF-8: a silent U+FFFD would replace the person's letters for good. */
+function strictUtf8(bytes: Buffer, source: string): string {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    // A line feed is never part of a multi-byte character, so the first line that fails to decode holds the bad byte.
+    let line = 1;
+    let start = 0;
+    for (let at = bytes.indexOf(10); ; at = bytes.indexOf(10, start)) {
+      const end = at === -1 ? bytes.length : at;
+      try {
+        decoder.decode(bytes.subarray(start, end));
+      } catch {
+        break;
+      }
+      if (at === -1) break;
+      line += 1;
+      start = at + 1;
+    }
+    throw new UsageError(
+      `${source} is not valid UTF-8 (line ${line}); nothing was written. Save it as UTF-8 first, e.g. iconv -f latin1 -t utf-8 ${source === 'standard input' ? 'FILE' : source}.`,
+    );
+  }
 }
 
 /** `--content TEXT`, or `--file PATH` (`-` reads stdin); undefined when neither is given. */
@@ -106,11 +132,13 @@ async function content(io: Io, values: Values): Promise<string | undefined> {
   if (given !== undefined && file !== undefined) throw new UsageError('give --content or --file, not both');
   if (file === '-') return readStdin();
   if (file !== undefined) {
+    let bytes: Buffer;
     try {
-      return readFileSync(nodePath.resolve(io.cwd, file), 'utf8');
+      bytes = readFileSync(nodePath.resolve(io.cwd, file));
     } catch (error) {
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
     }
+    return strictUtf8(bytes, file);
   }
   return typeof values.content === 'string' ? values.content : undefined;
 }

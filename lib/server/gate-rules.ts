@@ -78,6 +78,33 @@ function readCookie(header: string | null, name: string): string | null {
   return null;
 }
 
+/**
+ * Where the token exchange (`/?token=…`) sends the browser after setting the cookie: the request's
+ * own path and query, only when the path is a plain same-origin path (one leading `/`, then not `/`
+ * or `\`, in any URL-decoded form, and no control characters, which browsers drop), else `/`.
+ * `//evil.example/x` would otherwise be read as another host (an open redirect).
+ */
+export function loginRedirectTarget(pathname: string, query: string): string {
+  const path = isSameOriginPath(pathname) ? pathname : '/';
+  return query ? `${path}?${query}` : path;
+}
+
+function isSameOriginPath(pathname: string): boolean {
+  let form = pathname;
+  for (let i = 0; i < 4; i += 1) {
+    if (!form.startsWith('/') || form.startsWith('//') || form.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(form)) return false;
+    let next: string;
+    try {
+      next = decodeURIComponent(form);
+    } catch {
+      return false;
+    }
+    if (next === form) return true;
+    form = next;
+  }
+  return false;
+}
+
 /** The Content-Security-Policy for one response, with its nonce. */
 export function contentSecurityPolicy(nonce: string, dev = false): string {
   return [

@@ -1,6 +1,13 @@
 import fs, { constants } from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import type { Dirent, Stats } from 'node:fs';
+
+/** Who owns a file (its uid and gid), kept when Lucid rewrites it. */
+export interface FileOwner {
+  uid: number;
+  gid: number;
+}
 
 /**
  * The file-system operations the vault layer uses, passed in so that tests can inject faults
@@ -14,12 +21,32 @@ export interface VaultFs {
   readdir(path: string): Promise<Dirent[]>;
   mkdir(path: string): Promise<void>;
   /** Creates a new file (never follows or replaces an existing one), writes it, fsyncs it. */
-  writeNewFile(path: string, data: Uint8Array, mode?: number): Promise<void>;
+  writeNewFile(path: string, data: Uint8Array, mode?: number, owner?: FileOwner): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   rmdir(path: string): Promise<void>;
   /** fsync of a folder, so a rename in it survives a crash. */
   fsyncDir(path: string): Promise<void>;
+  /** Creates one folder (not its parents); `EEXIST` when the name exists, whatever it is. */
+  mkdirOne(path: string): Promise<void>;
+  /**
+   * Opens a folder as a descriptor without following a link at its last component
+   * (`O_DIRECTORY | O_NOFOLLOW`: a link there fails with `ENOTDIR` or `ELOOP`).
+   */
+  openDir(path: string): Promise<number>;
+  /** Opens a file for reading without following a link at its last component, and without blocking on a FIFO. */
+  openRead(path: string): Promise<number>;
+  fstat(fd: number): Promise<Stats>;
+  /** Every byte of an open file, from its start. */
+  readFd(fd: number): Promise<Buffer>;
+  close(fd: number): Promise<void>;
+  readlink(path: string): Promise<string>;
+  /**
+   * Whether `/proc/self/fd/<fd>/<name>` names `<name>` inside exactly the folder open as `<fd>`
+   * (Linux), so that the vault layer can emulate openat/mkdirat/renameat/unlinkat with it.
+   * Tests return false to run the portable fallback.
+   */
+  fdPaths(): Promise<boolean>;
   /**
    * Synchronous calls, for the few places that must stay synchronous: local state in `.lucid/`
    * (session files, appended by concurrent processes), `lucid.json`, `.git/info/exclude`.
@@ -28,6 +55,8 @@ export interface VaultFs {
   readFileSync(path: string): Buffer;
   readdirSync(path: string): Dirent[];
   statSync(path: string): Stats;
+  lstatSync(path: string): Stats;
+  readlinkSync(path: string): string;
   /** Creates a folder and its parents (no error when it exists). */
   mkdirSync(path: string): void;
   /** Appends with O_APPEND in one write, so lines from concurrent processes never interleave. */
@@ -47,12 +76,15 @@ export const nodeFs: VaultFs = {
   mkdir: async (path) => {
     await fsp.mkdir(path, { recursive: true });
   },
-  writeNewFile: async (path, data, mode = 0o644) => {
+  writeNewFile: async (path, data, mode = 0o644, owner) => {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
     const handle = await fsp.open(path, flags, mode);
     try {
       await handle.writeFile(data);
       await handle.chmod(mode);
+      // A rewrite keeps the file's owner. Only root may give a file away; anyone else keeps the
+      // file as theirs (EPERM), as an editor saving the file would.
+      if (owner) await handle.chown(owner.uid, owner.gid).catch(() => undefined);
       await handle.sync();
     } finally {
       await handle.close();
@@ -69,10 +101,40 @@ export const nodeFs: VaultFs = {
       await handle.close();
     }
   },
+  mkdirOne: (path) => fsp.mkdir(path),
+  // Plain descriptors (not FileHandles, which close themselves when collected).
+  openDir: (path) => openFd(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW),
+  openRead: (path) => openFd(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK),
+  fstat: (fd) =>
+    new Promise((resolve, reject) => {
+      fs.fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats)));
+    }),
+  readFd: async (fd) => {
+    const chunks: Buffer[] = [];
+    let position = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunks.length === 0 ? 64 * 1024 : 1024 * 1024);
+      const read = await new Promise<number>((resolve, reject) => {
+        fs.read(fd, chunk, 0, chunk.length, position, (error, bytes) => (error ? reject(error) : resolve(bytes)));
+      });
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      position += read;
+    }
+    return Buffer.concat(chunks, position);
+  },
+  close: (fd) =>
+    new Promise((resolve, reject) => {
+      fs.close(fd, (error) => (error ? reject(error) : resolve()));
+    }),
+  readlink: (path) => fsp.readlink(path),
+  fdPaths: () => probeFdPaths(),
   existsSync: (path) => fs.existsSync(path),
   readFileSync: (path) => fs.readFileSync(path),
   readdirSync: (path) => fs.readdirSync(path, { withFileTypes: true }),
   statSync: (path) => fs.statSync(path),
+  lstatSync: (path) => fs.lstatSync(path),
+  readlinkSync: (path) => fs.readlinkSync(path),
   mkdirSync: (path) => {
     fs.mkdirSync(path, { recursive: true });
   },
@@ -80,3 +142,33 @@ export const nodeFs: VaultFs = {
   writeNewFileSync: (path, data) => fs.writeFileSync(path, data, { flag: 'wx' }),
   unlinkSync: (path) => fs.unlinkSync(path),
 };
+
+function openFd(path: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    fs.open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd)));
+  });
+}
+
+let fdPathsProbe: Promise<boolean> | null = null;
+
+/** Probes once per process that `/proc/self/fd/<fd>` is the open folder itself (Linux with /proc mounted). */
+function probeFdPaths(): Promise<boolean> {
+  fdPathsProbe ??= (async () => {
+    if (process.platform !== 'linux') return false;
+    try {
+      const dir = await fsp.realpath(os.tmpdir());
+      const handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+      try {
+        const viaFd = `/proc/self/fd/${handle.fd}`;
+        if ((await fsp.readlink(viaFd)) !== dir) return false;
+        const [a, b] = await Promise.all([handle.stat(), fsp.stat(`${viaFd}/.`)]);
+        return a.dev === b.dev && a.ino === b.ino;
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return false;
+    }
+  })();
+  return fdPathsProbe;
+}

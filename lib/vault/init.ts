@@ -14,6 +14,7 @@ import { memoryProtocol } from './agents/protocol';
 import { describeSecrets, findSecrets } from './write/secrets';
 import { openVault, type OpenVaultOptions } from './vault';
 import { readLayout } from './config';
+import { assertStateDir } from './write/confine';
 import type { FileChange } from './write/edit-types';
 
 /** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
@@ -68,6 +69,8 @@ export async function initVault(
     );
   }
   fs.mkdirSync(root);
+  // Before git runs or anything is written: a committed `.lucid` link would take Lucid's state elsewhere.
+  assertStateDir(fs, root);
 
   let gitInitialized = false;
   let snapshotCommit: string | null = null;

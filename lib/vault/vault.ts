@@ -13,12 +13,14 @@ import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
 import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
 import { syncSearchIndex } from './search/indexable';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
-import { resolveForWrite, sweepTempFiles } from './write/confine';
-import { editVault, validateText, type WriteContext } from './write/edit';
+import { resolveForWrite, stateDirOf, sweepTempFiles } from './write/confine';
+import { editVault, recoverVault, validateText, type WriteContext } from './write/edit';
 import type { EditRequest, EditResult } from './write/edit-types';
+import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
 
 export type { LinkGraph, LintReport } from './notes/reader';
+export type { RecoveryReport, StageHook } from './write/journal';
 
 /** How to open a vault: everything from outside (environment, clock, ids, file system, git) is passed in. */
 export interface OpenVaultOptions {
@@ -40,6 +42,12 @@ export interface OpenVaultOptions {
   lock?: LockOptions;
   /** The layout to use instead of reading lucid.json (`lucid init`, before it writes lucid.json). */
   layout?: VaultLayout;
+  /**
+   * Called at each stage of every commit the write path makes (after the write-ahead record is
+   * written, after the files, after commit-tree, after update-ref, after the index refresh):
+   * crash tests stop the process there. lib/vault never reads the environment for it.
+   */
+  onStage?: StageHook;
 }
 
 /**
@@ -62,9 +70,11 @@ export class Vault {
   private searchIndex: SearchIndex | null = null;
   private commitIndex: CommitIndex | null = null;
   private lastSync = 0;
+  /** What recovery did with edits dead writers left unfinished, oldest first (at open and under later locks). */
+  readonly recoveries: RecoveryReport[] = [];
 
   /** Use {@link openVault}, which finds the repository and the person's name first. */
-  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite'> & { wallClock?: Clock }) {
+  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite' | 'onRecovered'> & { wallClock?: Clock }) {
     this.root = init.root;
     this.repo = init.repo;
     this.layout = init.layout;
@@ -83,6 +93,11 @@ export class Vault {
         this.reader.forget(path);
         this.lastSync = 0;
       },
+      onRecovered: (report) => {
+        this.recoveries.push(report);
+        for (const path of report.paths) this.reader.forget(path);
+        this.lastSync = 0;
+      },
     };
   }
 
@@ -91,11 +106,12 @@ export class Vault {
     return `human:${this.personName}`;
   }
 
-  /** `.lucid/` (local state, git-ignored), created on demand. */
+  /**
+   * `.lucid/` (local state, git-ignored), created on demand. It must be a real folder inside the
+   * vault: a link there (`.lucid -> somewhere`) is refused with `forbidden`, never followed.
+   */
   stateDir(): string {
-    const dir = nodePath.join(this.root, '.lucid');
-    if (!this.fs.existsSync(dir)) this.fs.mkdirSync(dir);
-    return dir;
+    return stateDirOf(this.fs, this.root);
   }
 
   /** Every file of the vault except git's, Lucid's state, dot-folders and temp files. */
@@ -222,6 +238,17 @@ export class Vault {
     return editVault(this.writer, request);
   }
 
+  /**
+   * Finishes or undoes an edit a dead writer (kill -9, a crash, a power cut) left unfinished,
+   * and removes the temp files and temp indexes it left; {@link openVault} does this at every
+   * start, and every write does it under the lock. Waits at most `waitMs` for the vault lock (a
+   * lock whose holder died on this host is taken over at once); null when there was nothing to do
+   * or a live writer holds the lock (it recovers first).
+   */
+  recover(waitMs = 0): Promise<RecoveryReport | null> {
+    return recoverVault(this.writer, waitMs);
+  }
+
   /** Validates a note's new text: its front matter must parse and fit its type's rules. */
   validateText(path: string, text: string): void {
     validateText(path, text);
@@ -230,7 +257,8 @@ export class Vault {
 
 /**
  * Opens a vault: canonicalizes the root, finds its git repository (`not_a_repo` with what to do
- * when there is none), reads `lucid.json`, and learns the person's name from git.
+ * when there is none), reads `lucid.json`, learns the person's name from git, and finishes or
+ * undoes an edit a dead writer left unfinished (see {@link Vault.recover}).
  */
 export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   const fs = options.fs ?? nodeFs;
@@ -248,7 +276,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   const name = (await gitConfig(repo, 'user.name')) ?? options.fallbackUser ?? 'unknown';
   const email = (await gitConfig(repo, 'user.email')) ?? `${name.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`;
   excludeStateDir(repo, fs);
-  return new Vault({
+  const vault = new Vault({
     root,
     repo,
     layout,
@@ -259,5 +287,10 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     personName: oneLine(name, 100) || 'unknown',
     personEmail: email,
     lockOptions: options.lock ?? {},
+    onStage: options.onStage,
   });
+  // An edit a dead writer left unfinished is finished or undone before anything is read. A live
+  // writer holding the lock recovers it itself; a failure here leaves it to the next writer.
+  await vault.recover().catch(() => undefined);
+  return vault;
 }

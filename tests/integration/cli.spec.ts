@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,47 @@ describe('the lucid CLI', () => {
     const doctor = lucid(['doctor', '--vault', dir]);
     expect(doctor.stdout).toContain('repository state');
     expect(doctor.stdout).toContain('commit index');
+  });
+
+  it('lucid write --file refuses bytes that are not UTF-8 (never silently U+FFFD) and a NUL, and writes nothing', () => {
+    const dir = path.join(base, 'encodings');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'Start.md'), '# Start\n');
+    expect(lucid(['init', dir]).code).toBe(0);
+    const git = (args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: testGitEnv() as unknown as NodeJS.ProcessEnv }).stdout;
+    const started = lucid(['session', 'start', '--vault', dir, '--agent', 'aider', '--task', 'encodings', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const session = JSON.parse(started.stdout).session as string;
+    const afterStart = git(['rev-parse', 'HEAD']);
+    const write = (file: string, input?: Buffer) =>
+      spawnSync(BIN, ['write', 'notes/cafe.md', '--vault', dir, '--session', session, '--mode', 'create', '--file', file, '--reason', 'x'], {
+        cwd: base,
+        input,
+        encoding: 'utf8',
+        env: { ...testGitEnv(), LUCID_USER: 'Cli Person' } as unknown as NodeJS.ProcessEnv,
+        timeout: 60_000,
+      });
+
+    const latin1 = path.join(base, 'latin1.md');
+    writeFileSync(latin1, Buffer.from('# Caf\xe9\n\nd\xe9j\xe0 vu\n', 'latin1'));
+    for (const result of [write(latin1), write('-', Buffer.from('# Caf\xe9\n', 'latin1'))]) {
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toMatch(/not valid UTF-8 \(line 1\); nothing was written/);
+      expect(result.stdout).toBe('');
+    }
+    const nul = path.join(base, 'nul.md');
+    writeFileSync(nul, '# A\n\nx\u0000y\n');
+    const refused = write(nul);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/NUL character \(U\+0000\) on line \d+ of the new text/);
+    expect(existsSync(path.join(dir, 'notes/cafe.md'))).toBe(false);
+    expect(git(['rev-parse', 'HEAD'])).toBe(afterStart);
+
+    const utf8 = path.join(base, 'utf8.md');
+    writeFileSync(utf8, '\uFEFF# Café\n\ndéjà vu\n');
+    const written = write(utf8);
+    expect(written.status, written.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'notes/cafe.md'), 'utf8')).toMatch(/^\uFEFF---\n[\s\S]*# Café\n\ndéjà vu\n$/);
   });
 
   it('reports a path outside the vault as an error on stderr', () => {

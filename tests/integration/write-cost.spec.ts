@@ -1,3 +1,4 @@
+import { fstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFs, type VaultFs } from '../../lib/vault/fs';
@@ -34,6 +35,13 @@ async function countedVault(files: Record<string, string>) {
     readFile: async (file) => {
       reads.push(file);
       return nodeFs.readFile(file);
+    },
+    // Reads confined to the vault go through a descriptor: counted as a read of the file it holds.
+    readFd: async (fd) => {
+      const held = fstatSync(fd);
+      const note = statSync(path.join(tv?.root ?? '', NOTE), { throwIfNoEntry: false });
+      reads.push(note && note.ino === held.ino && note.dev === held.dev ? path.join(tv?.root ?? '', NOTE) : `fd:${fd}`);
+      return nodeFs.readFd(fd);
     },
   };
   const run: GitRunner = async (invocation) => {

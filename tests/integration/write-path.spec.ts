@@ -581,29 +581,6 @@ describe('staying inside the vault', () => {
     expect(passwd()).toBe(passwdBefore);
   });
 
-  it('names like a..b.md, ..notes.md, -n.md, --help.md and HEAD are ordinary files that can be written, read and deleted', async () => {
-    const tv = tempVault({});
-    const vault = await openIn(tv);
-    const names = ['a..b.md', '..notes.md', 'notes/my note #1 (50%).md', '-n.md', '--help.md', 'HEAD', 'notes/*.md'];
-
-    for (const name of names) {
-      await vault.edit({ actor: AGENT, op: 'create', path: name, reason: 'x', changes: [{ path: name, content: `# ${name}\n`, expectedHash: null }] });
-      expect(tv.read(name)).toBe(`# ${name}\n`);
-      expect((await vault.readFileBytes(name)).toString('utf8')).toBe(`# ${name}\n`);
-      expect(namesIn(tv)).toEqual(['changelog.md', name].sort());
-    }
-    expect((await vault.readNote('..notes.md')).text).toBe('# ..notes.md\n');
-    expect(tv.git(['ls-tree', '-r', '--name-only', 'HEAD', '--']).split('\n').filter(Boolean).sort()).toEqual([...names, 'changelog.md'].sort());
-
-    for (const name of ['-n.md', '--help.md', 'HEAD', 'notes/*.md']) {
-      await vault.edit({ actor: AGENT, op: 'delete', path: name, reason: 'x', changes: [{ path: name, content: null, expectedHash: sha256(`# ${name}\n`) }] });
-      expect(nameStatus(tv)).toEqual(['M\tchangelog.md', `D\t${name}`].sort());
-      expect(tv.exists(name)).toBe(false);
-    }
-    expect(tv.read('a..b.md')).toBe('# a..b.md\n');
-    expect(tv.git(['status', '--porcelain'])).toBe('');
-  });
-
   it('a file symlink that points outside: write and delete are refused, reading is refused, the target is unchanged', async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT });
     const outside = tv.tempDir('outside');
@@ -720,7 +697,7 @@ describe('file-system faults', () => {
   it('a failure writing the changelog puts the already written note back', async () => {
     const tv = tempVault({ [NOTE]: NOTE_TEXT, 'changelog.md': '# Changelog\n' });
     const changelogDir = tv.root;
-    const vault = await openIn(tv, { fs: faultyFs('writeNewFile', 'ENOSPC', (target) => path.dirname(target) === changelogDir) });
+    const vault = await openIn(tv, { fs: faultyFs('writeNewFile', 'ENOSPC', (target) => fs.realpathSync(path.dirname(target)) === changelogDir) });
     const before = snapshot(tv.root);
 
     const error = await refusal(edit(vault, { changes: [{ path: NOTE, content: 'new text\n', expectedHash: sha256(NOTE_TEXT) }] }));

@@ -55,7 +55,7 @@ export function rawRequest(options: {
   path?: string;
   headers?: Record<string, string>;
   body?: string;
-}): Promise<{ status: number; body: string }> {
+}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const { port } = e2eServer();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -71,7 +71,7 @@ export function rawRequest(options: {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
       },
     );
     req.on('error', reject);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VaultError, type VaultErrorCode } from '../../lib/vault/errors';
-import { isInside, normalizeNotePath, normalizeVaultPath } from '../../lib/vault/notes/paths';
+import { checkNewName, foldName, isInside, normalizeNotePath, normalizeVaultPath } from '../../lib/vault/notes/paths';
 
 function refusal(run: () => unknown): VaultError {
   try {
@@ -109,6 +109,22 @@ describe('normalizeVaultPath: protected places', () => {
     expectRefused(input, 'forbidden', { forWrite: true });
   });
 
+  it.each([
+    ['notes/.obsidian/x.md'],
+    ['a/b/.obsidian/plugins/x/main.js'],
+    ['notes/.OBSIDIAN/app.json'],
+    ['notes/.obsidian./app.json'],
+    ['.obsidian::$DATA/app.json'],
+    ['.git::$INDEX_ALLOCATION/config'],
+    ['notes/.git:stream/config'],
+  ])('refuses to write %j: .obsidian/ and .git/ at any depth, in any spelling Windows or macOS opens', (input) => {
+    expectRefused(input, 'forbidden', { forWrite: true });
+  });
+
+  it('lets a nested .obsidian/ be read, like the top one', () => {
+    expect(normalizeVaultPath('notes/.obsidian/app.json')).toBe('notes/.obsidian/app.json');
+  });
+
   it("lets Obsidian's settings be read but never Lucid's own state", () => {
     expect(normalizeVaultPath('.obsidian/app.json')).toBe('.obsidian/app.json');
     expectRefused('.lucid/search.sqlite', 'forbidden');
@@ -180,5 +196,55 @@ describe('isInside', () => {
     expect(isInside('/x/vault', '/x')).toBe(false);
     expect(isInside('/x/vault', '/x/vault/..')).toBe(false);
     expect(isInside('/x/vault', '/etc/passwd')).toBe(false);
+  });
+});
+
+describe('foldName', () => {
+  it('folds case and Unicode form as macOS and Windows compare names', () => {
+    expect(foldName('Cafe\u0301.MD')).toBe(foldName('caf\u00e9.md'));
+    expect(foldName('CHANGELOG.md')).toBe('changelog.md');
+    expect(foldName('Inbox')).toBe(foldName('INBOX'));
+    expect(foldName('notes')).not.toBe(foldName('note'));
+  });
+});
+
+describe('checkNewName (catalog #19): names a new file may not have', () => {
+  it.each([
+    ['-rf.md', /start with "-"/],
+    ['--help.md', /start with "-"/],
+    ['notes/-x.md', /start with "-"/],
+    [':(glob)x.md', /":".*pathspec/],
+    ['aux:', /":"/],
+    ['C:foo.md', /":"/],
+    ['notes/a<b.md', /"<"/],
+    ['notes/a"b.md', /'"'/],
+    ['notes/what?.md', /"\?"/],
+    ['notes/*.md', /"\*"/],
+    ['CON.md', /device name/],
+    ['con', /device name/],
+    ['notes/Aux.txt.md', /device name/],
+    ['prn.md', /device name/],
+    ['NUL.md', /device name/],
+    ['com1.md', /device name/],
+    ['LPT9.md', /device name/],
+    ['com\u00b9.md', /device name/],
+    ['notes/trailing.', /dot or a space/],
+    ['notes /x.md', /dot or a space/],
+  ])('refuses %j', (input, message) => {
+    const error = refusal(() => checkNewName(input));
+    expect(error.code).toBe('invalid_path');
+    expect(error.message).toMatch(message);
+  });
+
+  it.each([['a..b.md'], ['..notes.md'], ['HEAD'], ['notes/my note #1 (50%).md'], ['console.md'], ['auxiliary.md'], ['com10.md'], ['notes/a-b.md'], ['x.md']])(
+    'accepts %j',
+    (input) => {
+      expect(() => checkNewName(input)).not.toThrow();
+    },
+  );
+
+  it('judges only the segments that do not exist yet', () => {
+    expect(() => checkNewName('-old/x.md', 1)).not.toThrow();
+    expect(() => checkNewName('-old/-x.md', 1)).toThrow(VaultError);
   });
 });

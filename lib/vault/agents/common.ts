@@ -1,6 +1,7 @@
 import { oneLine } from '../git/changelog';
 import { VaultError, isVaultError } from '../errors';
 import { hashBytes } from '../notes/frontmatter';
+import { isUnderFolded } from '../notes/protected';
 import { blobId, showFile } from '../git/repo';
 import { slugify } from '../ids';
 import { maskSecrets } from '../write/secrets';
@@ -57,8 +58,9 @@ export function safeReason(reason: string): string {
   return maskSecrets(oneLine(reason)).text;
 }
 
+/** The layout folder a path is in, compared as macOS and Windows compare names (`INBOX/x.md` is in the inbox there). */
 export function folderOf(vault: Vault, path: string): 'inbox' | 'sessions' | 'skills' | null {
-  const under = (folder: string) => path === folder || path.startsWith(`${folder}/`);
+  const under = (folder: string) => isUnderFolded(path, folder);
   if (under(vault.layout.inbox)) return 'inbox';
   if (under(vault.layout.sessions)) return 'sessions';
   if (under(vault.layout.skills)) return 'skills';

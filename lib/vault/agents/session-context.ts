@@ -182,7 +182,13 @@ export async function readFirst(
 
   const taskTerms = termsOf(input.task);
   const skills = notes
-    .filter((n) => n.lucidType === 'skill' && n.frontmatter.status !== 'archived' && !n.path.startsWith(`${vault.layout.skillsArchive}/`))
+    .filter(
+      (n) =>
+        n.lucidType === 'skill' &&
+        n.frontmatter.status !== 'archived' &&
+        n.path.startsWith(`${vault.layout.skills}/`) &&
+        !n.path.startsWith(`${vault.layout.skillsArchive}/`),
+    )
     .map((n) => {
       const trigger = String(n.frontmatter.trigger ?? '');
       const shared = [...termsOf(`${trigger} ${String(n.frontmatter.name ?? '').replace(/-/g, ' ')}`)].filter((t) => taskTerms.has(t));

@@ -12,6 +12,8 @@ import { GitProcessError, spawnGit, type GitRunner } from './runner';
  */
 
 const SHA = /^[0-9a-f]{40}$/;
+/** How long a write waits for another git process's index.lock before it gives up and names it. */
+const INDEX_LOCK_WAIT_MS = 2000;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** Who a commit is attributed to, as git author and committer. */
@@ -121,6 +123,11 @@ export async function headCommit(repo: GitRepo): Promise<string | null> {
  */
 export async function assertWritableRepo(repo: GitRepo, fs: Pick<VaultFs, 'existsSync'> = nodeFs): Promise<void> {
   const inGit = (name: string) => fs.existsSync(nodePath.join(repo.gitDir, name));
+  // A person's own git command holds index.lock for a moment: wait that out, then name the lock
+  // (a lock left by a crashed git stays, and is never deleted by Lucid).
+  for (const started = Date.now(); inGit('index.lock') && Date.now() - started < INDEX_LOCK_WAIT_MS; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   if (inGit('index.lock')) {
     throw new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if no git process is running, delete .git/index.lock.');
   }
@@ -228,6 +235,12 @@ export interface CommitRequest {
   parent: string | null;
   /** A scratch file for the temporary index (inside .lucid/). */
   indexFile: string;
+  /**
+   * Called after `commit-tree` made the commit, after `update-ref` moved HEAD to it, and after the
+   * real index was refreshed (not called when that refresh failed); awaited, so the write-ahead
+   * record can follow each step.
+   */
+  onStage?: (stage: 'commit-tree' | 'update-ref' | 'index-refreshed', commit: string) => Promise<void>;
 }
 
 /**
@@ -255,13 +268,44 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   const tree = (await runGit(repo, ['write-tree'], env)).trim();
   const parents = head ? ['-p', head] : [];
   const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-F', '-'], env, request.message)).trim();
+  await request.onStage?.('commit-tree', commit);
   const subject = request.message.split('\n')[0];
-  await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
-  // The commit exists from here on: a failure to refresh the index (another git process holds
-  // index.lock) must not undo the edit. A stale index only shows as staged changes until git's
-  // next refresh, and the next Lucid write brings it up to date again.
-  await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]).catch(() => undefined);
+  try {
+    await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
+  } catch (error) {
+    if ((await headCommit(repo)) !== head) throw new HeadMovedError();
+    throw error;
+  }
+  await request.onStage?.('update-ref', commit);
+  // The commit exists from here on: a failure to refresh the index must not undo the edit. A
+  // person's git holding index.lock for a moment is waited out (their next commit would otherwise
+  // take the note from a stale index and undo the edit); if the refresh still fails, the
+  // write-ahead record stays and the next holder of the vault lock refreshes it (write/journal.ts).
+  if (await refreshIndex(repo, paths)) await request.onStage?.('index-refreshed', commit);
   return commit;
+}
+
+async function refreshIndex(repo: GitRepo, paths: readonly string[]): Promise<boolean> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]);
+      return true;
+    } catch (error) {
+      if (!isVaultError(error, 'locked') || Date.now() - started > INDEX_LOCK_WAIT_MS) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 20 * attempt)));
+    }
+  }
+}
+
+/**
+ * HEAD moved between the moment the write path read it and its `update-ref` (a person's own
+ * `git commit` or pull): nothing was committed, and the edit may be made again on the new HEAD.
+ */
+export class HeadMovedError extends VaultError {
+  constructor() {
+    super('repo_state', 'Another git process moved HEAD while Lucid was committing; nothing was committed. Try again.');
+  }
 }
 
 function offsetOf(date: Date): string {

@@ -1,9 +1,11 @@
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 
-/** Folders no Lucid tool ever reads or writes through a note path. */
+/** Folders no Lucid tool ever reads or writes through a note path, at any depth. */
 const NEVER = ['.git'];
-/** Folders Lucid may read but never writes. */
+/** Folders Lucid may read but never writes, at any depth (a nested vault has its own `.obsidian/`). */
+const READ_ONLY_ANYWHERE = ['.obsidian'];
+/** Folders at the vault's top that Lucid may read but never writes (Obsidian's trash, Lucid's state). */
 const READ_ONLY = ['.obsidian', '.lucid', '.trash'];
 /** The prefix of Lucid's own temporary files; such names are never notes. */
 export const TEMP_PREFIX = '.lucid-tmp-';
@@ -14,8 +16,11 @@ const MAX_SEGMENT_BYTES = 255;
  * Checks a vault-relative path as a user, an agent or a URL gave it and returns it in canonical
  * form ('/' separators, no './'). Refuses, with `invalid_path`, anything that could name a file
  * outside the vault: absolute paths, `..` segments (also URL-encoded, once or twice), backslashes,
- * NUL and control characters, and `.git/`. With `forWrite`, also `.obsidian/`, `.lucid/` and
- * Lucid's temporary names. It does not touch the disk: see {@link resolveInVault} for symlinks.
+ * NUL and control characters, and `.git/` at any depth. With `forWrite`, also `.obsidian/` at any
+ * depth, a top-level `.lucid/` and `.trash/`, and Lucid's temporary names. Reserved names are matched
+ * as macOS and Windows match them (any case, any Unicode form, trailing dots and spaces, `::$DATA`
+ * streams). It does not touch the disk: see {@link resolveInVault} for symlinks, and
+ * {@link checkNewName} for the stricter rules a new file's name must meet.
  */
 export function normalizeVaultPath(input: unknown, options: { forWrite?: boolean } = {}): string {
   if (typeof input !== 'string' || input.trim() === '') {
@@ -53,6 +58,8 @@ export function normalizeVaultPath(input: unknown, options: { forWrite?: boolean
     if (READ_ONLY.includes(first)) {
       throw new VaultError('forbidden', `Lucid does not write under ${first}/.`);
     }
+    const nested = segments.map(reservedForm).find((segment) => READ_ONLY_ANYWHERE.includes(segment));
+    if (nested) throw new VaultError('forbidden', `Lucid does not write under ${nested}/, at any depth (it holds Obsidian's settings and plugins).`);
     if (segments.some((segment) => reservedForm(segment).startsWith(TEMP_PREFIX))) {
       throw new VaultError('forbidden', "That name is reserved for Lucid's temporary files.");
     }
@@ -67,9 +74,62 @@ export function normalizeVaultPath(input: unknown, options: { forWrite?: boolean
  * names: `.GIT`, `.Git.` and `.git ` all open `.git` there.
  */
 function reservedForm(segment: string): string {
-  const lower = segment.toLowerCase();
-  const trimmed = lower.replace(/[. ]+$/, '');
+  const lower = foldName(segment);
+  // NTFS opens `.git::$INDEX_ALLOCATION` and `.git:stream` as `.git`.
+  const base = lower.startsWith(':') ? lower : lower.split(':')[0];
+  const trimmed = base.replace(/[. ]+$/, '');
   return trimmed === '' ? lower : trimmed;
+}
+
+/**
+ * A name as case-insensitive, normalizing file systems (APFS, HFS+, NTFS) compare names: Unicode
+ * NFC, lower case. Two names with the same folded form are one file on a Mac or a Windows PC.
+ */
+export function foldName(name: string): string {
+  return name.normalize('NFC').toLowerCase().normalize('NFC');
+}
+
+/** Windows device names: `CON.md`, `aux.txt.md`, `COM1` open a device there, whatever follows the first dot. */
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/;
+/** Characters Windows does not allow in a file name (`:` also starts git's pathspec magic). */
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+
+/**
+ * Refuses, with `invalid_path`, a name a new file or folder must not have, though an existing note
+ * with that name is still read, edited, diffed and deleted: a segment starting with `-` (read as an
+ * option by command-line tools), one holding `:` (git's `:(glob)` pathspec magic, NTFS streams,
+ * `aux:`, `C:foo`) or another character Windows refuses (`< > " | ? *`), a Windows device name
+ * (`CON`, `AUX`, `NUL`, `COM1`, `LPT1`, with any extension), and a segment ending in a dot or a
+ * space (Windows drops them, so the name would mean another file). `path` is canonical (from
+ * {@link normalizeVaultPath}); `from` is the index of the first segment that does not exist yet.
+ */
+export function checkNewName(path: string, from = 0): void {
+  const segments = path.split('/');
+  for (const segment of segments.slice(from)) {
+    const quoted = JSON.stringify(segment);
+    if (segment.startsWith('-')) {
+      throw new VaultError(
+        'invalid_path',
+        `New names cannot start with "-" (command-line tools read ${quoted} as an option); rename it, e.g. without the dash.`,
+      );
+    }
+    const bad = WINDOWS_FORBIDDEN.exec(segment);
+    if (bad) {
+      throw new VaultError(
+        'invalid_path',
+        `New names cannot contain the character ${bad[0] === '"' ? `'"'` : `"${bad[0]}"`} (${quoted}): Windows refuses it${bad[0] === ':' ? ', and git reads a leading ":" as pathspec magic' : ''}. Choose a name without < > : " | ? *.`,
+      );
+    }
+    if (DEVICE_NAME.test(foldName(segment).split('.')[0].trim())) {
+      throw new VaultError(
+        'invalid_path',
+        `${quoted} is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9); no file of that name can exist there. Choose another name.`,
+      );
+    }
+    if (/[. ]$/.test(segment)) {
+      throw new VaultError('invalid_path', `New names cannot end in a dot or a space (${quoted}): Windows drops them, so it would name another file.`);
+    }
+  }
 }
 
 /** The input and its URL-decoded forms (decoded up to three times), to catch `..%2F` and `%252e`. */

@@ -1,9 +1,10 @@
-import type { Dirent, Stats } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import { isChangelogPath, type VaultLayout } from '../config';
 import { ioError } from '../write/atomic';
+import { readConfined } from '../write/confine';
 import { hashBytes } from './frontmatter';
 import { computeBacklinks, createLinkResolver } from './link-resolver';
 import { isExternalTarget, type LinkResolver, type ParsedLink } from './links';
@@ -102,15 +103,13 @@ export class NoteReader {
     return real;
   }
 
-  /** The raw bytes of a vault file (attachments included), confined to the vault. */
+  /**
+   * The raw bytes of a vault file (attachments included), confined to the vault: read through a
+   * descriptor confirmed to be the file inside it (a folder swapped for a link is `forbidden`).
+   */
   async readFileBytes(path: string): Promise<Buffer> {
     const rel = normalizeVaultPath(path);
-    const abs = await this.resolveForRead(rel);
-    try {
-      return await this.fs.readFile(abs);
-    } catch (error) {
-      throw ioError(error, `read ${rel}`);
-    }
+    return (await readConfined(this.fs, this.root, rel)).bytes;
   }
 
   /**
@@ -119,19 +118,7 @@ export class NoteReader {
    */
   async readNote(path: string): Promise<Note> {
     const rel = normalizeNotePath(path);
-    const abs = await this.resolveForRead(rel);
-    let stat: Stats;
-    try {
-      stat = await this.fs.stat(abs);
-    } catch (error) {
-      throw ioError(error, `read ${rel}`);
-    }
-    let bytes: Buffer;
-    try {
-      bytes = await this.fs.readFile(abs);
-    } catch (error) {
-      throw ioError(error, `read ${rel}`);
-    }
+    const { bytes, stat } = await readConfined(this.fs, this.root, rel);
     // The hash, not the mtime, decides: a same-size change with its mtime reset is still seen.
     const cached = this.notes.get(rel);
     if (cached && cached.note.hash === hashBytes(bytes)) {

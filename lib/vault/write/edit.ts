@@ -1,20 +1,21 @@
 import nodePath from 'node:path';
 import { isChangelogPath, CONFIG_FILE, type VaultLayout } from '../config';
-import { VaultError } from '../errors';
-import type { VaultFs } from '../fs';
+import { isVaultError, VaultError } from '../errors';
+import type { FileOwner, VaultFs } from '../fs';
 import { isSessionId } from '../ids';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
-import { assertWritableRepo, blobId, commitPaths, headState, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
+import { assertWritableRepo, blobId, commitPaths, HeadMovedError, headState, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
 import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
 import type { NoteReader } from '../notes/reader';
 import { normalizeVaultPath } from '../notes/paths';
+import { assertCreatable, assertNoteRules, assertProtectedPath, assertWritableText } from '../notes/protected';
 import { validateFrontmatter } from '../notes/schema';
-import { ioError, writeFileAtomic } from './atomic';
-import { ensureDir, resolveForWrite } from './confine';
+import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined } from './confine';
 import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
+import { beginJournal, hasCrashLeftovers, recoverInterruptedWrite, type Journal, type RecoveryReport, type StageHook } from './journal';
 import { withVaultLock, type LockOptions } from './lock';
 
 /** Everything the write path needs from the vault it writes to. */
@@ -36,6 +37,10 @@ export interface WriteContext {
   reader: NoteReader;
   /** Called once per written path after its commit. */
   afterWrite(path: string): void;
+  /** Called at each stage of a commit the write-ahead record names (tests inject crashes with it). */
+  onStage?: StageHook;
+  /** Told what recovery did when it found an edit a dead writer left unfinished. */
+  onRecovered?(report: RecoveryReport): void;
 }
 
 const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
@@ -44,6 +49,8 @@ const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-
 interface Current {
   bytes: Buffer;
   mode: number;
+  /** Kept when the file is rewritten (a note root rewrites stays its owner's). */
+  owner?: FileOwner;
   mtimeMs: number;
 }
 
@@ -53,6 +60,7 @@ interface Write {
   abs: string;
   bytes: Uint8Array | null;
   mode?: number;
+  owner?: FileOwner;
   before: Current | null;
   /** The note as written, parsed already (kept in the reader's cache after the commit). */
   note?: Note;
@@ -64,7 +72,9 @@ interface Write {
  * once and its hash compared with `expectedHash` (a mismatch is a `conflict`), new text is
  * validated against its type's schema, a person's uncommitted version of any touched file is
  * first committed as theirs, the files are written atomically, and the commit is made through a
- * temporary index. If anything fails, every file is put back as it was.
+ * temporary index. If anything fails, every file is put back as it was. Each commit is preceded
+ * by a write-ahead record in `.lucid/` (write/journal.ts): an edit a dead writer left unfinished
+ * is finished or undone by the next writer, before anything else, under the same lock.
  */
 export async function editVault(ctx: WriteContext, request: EditRequest): Promise<EditResult> {
   if (!ACTOR.test(request.actor)) {
@@ -79,6 +89,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
   const subjectPath = normalizeVaultPath(request.path);
   const changes = request.changes.map((change) => ({ ...change, path: normalizeVaultPath(change.path, { forWrite: true }) }));
   for (const change of changes) {
+    assertProtectedPath(ctx.layout, request.actor, request.op, change.path);
     if (isChangelogPath(ctx.layout, change.path)) {
       throw new VaultError('forbidden', 'The changelog is written by Lucid itself, one line per edit.');
     }
@@ -89,60 +100,87 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
   return withVaultLock(
     nodePath.join(ctx.stateDir(), 'vault'),
     async (assertHeld) => {
-      await assertWritableRepo(ctx.repo, ctx.fs);
-      const writes: Write[] = [];
-      for (const change of changes) writes.push(await prepare(ctx, request, change));
-      const changelogAbs = await resolveForWrite(ctx.fs, ctx.root, ctx.layout.changelog);
-      let changelog = await readCurrent(ctx.fs, changelogAbs);
-      // HEAD is read once: update-ref refuses the commit if another git process moved it since.
-      const { head, blobs } = await headState(ctx.repo, [...writes.map((w) => w.path), ctx.layout.changelog]);
-      const dirty = await uncommittedPaths(ctx.repo, blobs, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const]);
-      let parent = head;
-      let savedPersonCommit: string | null = null;
-      if (dirty.length > 0) {
-        const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
-        const saved = await commitLocked(ctx, {
-          actor: ctx.person,
-          op: 'update',
-          path: main,
-          reason: `saved ${ctx.personName}'s uncommitted edit before ${request.actor}'s ${request.op}`,
-          writes: [],
-          alsoCommit: dirty,
-          trailers: [],
-          parent,
-          changelog: { abs: changelogAbs, current: changelog },
-          assertHeld,
-        });
-        savedPersonCommit = saved.commit;
-        parent = saved.commit;
-        changelog = saved.changelog;
+      await recoverLocked(ctx);
+      // A person's own `git commit` between reading HEAD and update-ref: nothing was committed and
+      // every file was put back, so the edit is made again on the new HEAD (reading the files again).
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await editLocked(ctx, request, { changes, subjectPath, reason, trailers }, assertHeld);
+        } catch (error) {
+          if (!(error instanceof HeadMovedError) || attempt >= HEAD_MOVED_RETRIES) throw error;
+          // a short random pause, so a person committing in a loop does not meet every attempt
+          await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+        }
       }
-      const { editId, commit } = await commitLocked(ctx, {
-        actor: request.actor,
-        op: request.op,
-        path: subjectPath,
-        reason,
-        session: request.session,
-        writes,
-        alsoCommit: [],
-        trailers,
-        parent,
-        changelog: { abs: changelogAbs, current: changelog },
-        assertHeld,
-      });
-      const hashes: Record<string, string | null> = {};
-      for (const w of writes) hashes[w.path] = w.bytes ? hashBytes(w.bytes) : null;
-      await rememberWritten(ctx, writes);
-      return { editId, commit, hashes, savedPersonCommit };
     },
     ctx.lockOptions,
   );
+}
+
+const HEAD_MOVED_RETRIES = 8;
+
+/** One attempt at an edit, under the lock: read, check, save the person's work, write, commit. */
+async function editLocked(
+  ctx: WriteContext,
+  request: EditRequest,
+  input: { changes: FileChange[]; subjectPath: string; reason: string; trailers: [string, string][] },
+  assertHeld: () => void,
+): Promise<EditResult> {
+  const { changes, subjectPath, reason, trailers } = input;
+  await assertWritableRepo(ctx.repo, ctx.fs);
+  const writes: Write[] = [];
+  for (const change of changes) writes.push(await prepare(ctx, request, change));
+  const changelogAbs = await resolveForWrite(ctx.fs, ctx.root, ctx.layout.changelog);
+  let changelog = await readCurrent(ctx.fs, changelogAbs);
+  // HEAD is read once: update-ref refuses the commit if another git process moved it since.
+  const { head, blobs } = await headState(ctx.repo, [...writes.map((w) => w.path), ctx.layout.changelog]);
+  const dirty = await uncommittedPaths(ctx.repo, blobs, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const]);
+  let parent = head;
+  let savedPersonCommit: string | null = null;
+  if (dirty.length > 0) {
+    const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
+    const saved = await commitLocked(ctx, {
+      actor: ctx.person,
+      op: 'update',
+      path: main,
+      reason: `saved ${ctx.personName}'s uncommitted edit before ${request.actor}'s ${request.op}`,
+      writes: [],
+      alsoCommit: dirty,
+      trailers: [],
+      parent,
+      changelog: { abs: changelogAbs, current: changelog },
+      headBlobs: blobs,
+      assertHeld,
+    });
+    savedPersonCommit = saved.commit;
+    parent = saved.commit;
+    changelog = saved.changelog;
+  }
+  const { editId, commit } = await commitLocked(ctx, {
+    actor: request.actor,
+    op: request.op,
+    path: subjectPath,
+    reason,
+    session: request.session,
+    writes,
+    alsoCommit: [],
+    trailers,
+    parent,
+    changelog: { abs: changelogAbs, current: changelog },
+    headBlobs: blobs,
+    assertHeld,
+  });
+  const hashes: Record<string, string | null> = {};
+  for (const w of writes) hashes[w.path] = w.bytes ? hashBytes(w.bytes) : null;
+  await rememberWritten(ctx, writes);
+  return { editId, commit, hashes, savedPersonCommit };
 }
 
 /** Reads one file under the lock (its only read), checks its hash, computes and validates its new text. */
 async function prepare(ctx: WriteContext, request: EditRequest, change: FileChange): Promise<Write> {
   const abs = await resolveForWrite(ctx.fs, ctx.root, change.path);
   const current = await readCurrent(ctx.fs, abs);
+  if (!current && change.content !== null && !change.expectedHash) await assertCreatable(ctx.fs, ctx.root, ctx.layout, change.path);
   if (change.expectedHash !== undefined) {
     const currentHash = current ? hashBytes(current.bytes) : null;
     if (change.expectedHash === null && currentHash !== null) {
@@ -169,13 +207,15 @@ async function prepare(ctx: WriteContext, request: EditRequest, change: FileChan
   let note: Note | undefined;
   if (text !== null) {
     if (typeof text !== 'string') throw new VaultError('invalid_input', 'Content must be text.');
+    assertWritableText(change.path, text);
     bytes = Buffer.from(text, 'utf8');
     if (bytes.length > MAX_NOTE_BYTES) throw new VaultError('too_large', `${change.path} would be larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB.`);
     if (isMarkdown && !request.skipValidation) note = validatedNote(change.path, text, bytes as Buffer, composed?.frontmatter);
+    if (note) assertNoteRules(ctx.layout, request.actor, note);
   } else if (!current) {
     throw new VaultError('not_found', `No file ${change.path} to delete.`);
   }
-  return { path: change.path, abs, bytes, mode: current?.mode, before: current, note };
+  return { path: change.path, abs, bytes, mode: current?.mode, owner: current?.owner, before: current, note };
 }
 
 /**
@@ -227,13 +267,7 @@ async function uncommittedPaths(repo: GitRepo, committed: Map<string, string>, f
 }
 
 async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
-  try {
-    const stat = await fs.lstat(abs);
-    return { bytes: await fs.readFile(abs), mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw ioError(error, 'read the current file');
-  }
+  return readCurrentFile(fs, abs);
 }
 
 /** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
@@ -250,6 +284,8 @@ async function commitLocked(
     trailers: [string, string][];
     parent: string | null;
     changelog: { abs: string; current: Current | null };
+    /** HEAD's blob ids of the paths (the write-ahead record keeps the old bytes of a file that is not HEAD's). */
+    headBlobs: Map<string, string>;
     assertHeld: () => void;
   },
 ): Promise<{ editId: string; commit: string; changelog: Current }> {
@@ -274,7 +310,7 @@ async function commitLocked(
   });
   const changelogBytes = Buffer.from(rotated.changelog, 'utf8');
   const writes: Write[] = [...input.writes];
-  writes.push({ path: ctx.layout.changelog, abs: input.changelog.abs, bytes: changelogBytes, mode: current?.mode, before: current });
+  writes.push({ path: ctx.layout.changelog, abs: input.changelog.abs, bytes: changelogBytes, mode: current?.mode, owner: current?.owner, before: current });
   for (const [m, text] of rotated.archives) {
     const path = `${ctx.layout.changelogArchive}/${m}.md`;
     const abs = await resolveForWrite(ctx.fs, ctx.root, path);
@@ -291,48 +327,105 @@ async function commitLocked(
     extra: input.trailers,
   });
   const done: Write[] = [];
+  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])];
+  const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
   try {
-    for (const write of writes) {
+    // Deletions last: a write that fails (a full disk, a read-only folder) then fails before any
+    // file is gone, and putting a deleted file back cannot hit the fault that stopped the edit.
+    for (const write of [...writes.filter((w) => w.bytes !== null), ...writes.filter((w) => w.bytes === null)]) {
       done.push(write);
-      if (write.bytes === null) {
-        try {
-          await ctx.fs.unlink(write.abs);
-          await ctx.fs.fsyncDir(nodePath.dirname(write.abs));
-        } catch (error) {
-          throw ioError(error, `delete ${write.path}`);
-        }
-      } else {
-        const dir = nodePath.dirname(write.abs);
-        await ensureDir(ctx.fs, ctx.root, dir);
-        await writeFileAtomic(ctx.fs, write.abs, write.bytes, { ids: ctx.ids, expectedDir: dir, mode: write.mode });
-      }
+      await applyWrite(ctx.fs, ctx.root, write, ctx.ids);
     }
+    await journal.stage('files-written');
     input.assertHeld();
     const commit = await commitPaths(ctx.repo, {
-      paths: [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])],
+      paths,
       message,
       author: identityOf(ctx, input.actor),
       committer: { name: ctx.personName, email: ctx.personEmail },
       date: now,
       parent: input.parent,
       indexFile: nodePath.join(ctx.stateDir(), `index-${ctx.ids.base32(8)}`),
+      onStage: (stage, sha) => journal.stage(stage, sha),
     }).finally(() => removeTempIndexes(ctx));
+    // A real index left stale (another git process held index.lock) keeps the record, so the next
+    // holder of the lock refreshes it before a person's commit could undo this edit.
+    if (journal.record.stage === 'index-refreshed') await journal.end();
     for (const write of writes) ctx.afterWrite(write.path);
     return { editId, commit, changelog: { bytes: changelogBytes, mode: current?.mode ?? 0o644, mtimeMs: 0 } };
   } catch (error) {
+    // HEAD already holds the commit (only a stage hook throws this late): the edit happened, and
+    // the record tells the next lock holder to bring the index up to date; nothing is undone.
+    if (landed(journal)) throw error;
     for (const write of done.reverse()) {
       try {
-        if (write.before) {
-          await writeFileAtomic(ctx.fs, write.abs, write.before.bytes, { ids: ctx.ids, expectedDir: nodePath.dirname(write.abs), mode: write.before.mode });
-        } else {
-          await ctx.fs.unlink(write.abs).catch(() => undefined);
-        }
+        await undoWrite(ctx.fs, ctx.root, write, ctx.ids);
       } catch {
         // best effort: the original error is what the caller needs
       }
     }
+    await settleJournal(ctx, journal);
     throw error;
   }
+}
+
+function landed(journal: Journal): boolean {
+  return journal.record.stage === 'update-ref' || journal.record.stage === 'index-refreshed';
+}
+
+/**
+ * After a failed commit was rolled back in process: the record goes, unless a file could not be
+ * put back, or the commit may exist (a git process failed after commit-tree): then recovery
+ * decides from git and the files, as after a crash.
+ */
+async function settleJournal(ctx: WriteContext, journal: Journal): Promise<void> {
+  try {
+    const reachedGit = journal.record.stage !== 'recorded' && journal.record.stage !== 'files-written';
+    const intact = await Promise.all(
+      journal.record.files.map(async (file) => {
+        const abs = nodePath.join(ctx.root, file.path);
+        const bytes = await ctx.fs.readFile(abs).catch(() => null);
+        return (bytes ? blobId(bytes) : null) === file.oldBlob;
+      }),
+    );
+    if (!reachedGit && intact.every(Boolean)) await journal.end();
+    else report(ctx, await recoverInterruptedWrite(ctx));
+  } catch {
+    // the record stays; the next writer recovers from it
+  }
+}
+
+/** Under the vault lock, before anything else: finishes or undoes an edit a dead writer left, sweeps its temp files. */
+async function recoverLocked(ctx: WriteContext): Promise<void> {
+  if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return;
+  report(ctx, await recoverInterruptedWrite(ctx));
+}
+
+function report(ctx: WriteContext, recovered: RecoveryReport | null): void {
+  if (recovered) ctx.onRecovered?.(recovered);
+}
+
+/**
+ * Finishes or undoes an edit a dead writer left unfinished (see write/journal.ts) and sweeps the
+ * temp files it left, under the vault lock. Waits at most `waitMs` for the lock (0: only if free,
+ * or held by a dead process of this host); returns null when there was nothing to recover or the
+ * lock was busy (its holder recovers first).
+ */
+export async function recoverVault(ctx: WriteContext, waitMs = 0): Promise<RecoveryReport | null> {
+  if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return null;
+  try {
+    return await withVaultLock(nodePath.join(ctx.stateDir(), 'vault'), () => recoverLockedReport(ctx), { ...ctx.lockOptions, waitMs });
+  } catch (error) {
+    if (isVaultError(error, 'locked')) return null;
+    throw error;
+  }
+}
+
+async function recoverLockedReport(ctx: WriteContext): Promise<RecoveryReport | null> {
+  if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return null;
+  const recovered = await recoverInterruptedWrite(ctx);
+  report(ctx, recovered);
+  return recovered;
 }
 
 /** Puts the notes just written, parsed already, in the reader's cache (a stat for their new mtime; no read). */
@@ -347,7 +440,7 @@ async function rememberWritten(ctx: WriteContext, writes: readonly Write[]): Pro
 async function removeTempIndexes(ctx: WriteContext): Promise<void> {
   const dir = ctx.stateDir();
   for (const entry of await ctx.fs.readdir(dir).catch(() => [])) {
-    if (entry.name.startsWith('index-')) await ctx.fs.unlink(nodePath.join(dir, entry.name)).catch(() => undefined);
+    if (entry.name.startsWith('index-')) await unlinkConfined(ctx.fs, ctx.root, nodePath.basename(dir), entry.name);
   }
 }
 

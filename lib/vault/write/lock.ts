@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import lockfile from 'proper-lockfile';
 import { nodeFs, type VaultFs } from '../fs';
@@ -62,6 +64,7 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
         throw new VaultError('io_error', `Could not take the vault lock: ${(error as Error).message}`);
       }
+      if (reclaimFromDeadOwner(lockPath)) continue;
       if (performance.now() - started > waitMs) {
         throw new VaultError(
           'locked',
@@ -71,13 +74,80 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
       await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
     }
   }
+  writeOwner(lockPath);
   const assertHeld = () => {
     if (compromised) throw new VaultError('locked', `The vault lock was lost while writing (${(compromised as Error).message}); nothing was committed.`);
   };
   try {
     return await task(assertHeld);
   } finally {
+    removeOwner(lockPath);
     await unlock!().catch(() => undefined);
+  }
+}
+
+/** Who holds the lock: written beside the lock directory (proper-lockfile removes it with rmdir, so nothing goes inside). */
+interface LockOwner {
+  pid: number;
+  hostname: string;
+  /** The lock directory's inode, so an owner file is never taken for a later lock's. */
+  ino: number;
+}
+
+const ownerPath = (lockPath: string) => `${lockPath}.owner`;
+
+function writeOwner(lockPath: string): void {
+  try {
+    const owner: LockOwner = { pid: process.pid, hostname: hostname(), ino: fs.statSync(`${lockPath}.lock`).ino };
+    const temp = `${ownerPath(lockPath)}.${process.pid}`;
+    fs.writeFileSync(temp, JSON.stringify(owner));
+    fs.renameSync(temp, ownerPath(lockPath));
+  } catch {
+    // without an owner file, a crash of this holder is only taken over once the lock is stale
+  }
+}
+
+function removeOwner(lockPath: string): void {
+  try {
+    const owner = JSON.parse(fs.readFileSync(ownerPath(lockPath), 'utf8')) as LockOwner;
+    if (owner.pid === process.pid && owner.hostname === hostname()) fs.unlinkSync(ownerPath(lockPath));
+  } catch {
+    // already gone
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A lock whose holder died on this host (kill -9, a crash) is taken over at once instead of
+ * after the stale threshold: when the owner file names this lock directory and a process of this
+ * host that no longer runs, one waiting writer claims the owner file (a rename only one can win)
+ * and ages the lock directory, so proper-lockfile's own stale takeover removes it. A holder on
+ * another host, or a live one, is waited for as before.
+ */
+function reclaimFromDeadOwner(lockPath: string): boolean {
+  const file = ownerPath(lockPath);
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    const owner = JSON.parse(text) as LockOwner;
+    if (owner.hostname !== hostname() || owner.pid === process.pid || isAlive(owner.pid)) return false;
+    if (fs.statSync(`${lockPath}.lock`).ino !== owner.ino) return false;
+    const claimed = `${file}.claimed-${process.pid}`;
+    fs.renameSync(file, claimed);
+    const same = fs.readFileSync(claimed, 'utf8') === text;
+    fs.unlinkSync(claimed);
+    if (!same) return false;
+    fs.utimesSync(`${lockPath}.lock`, new Date(0), new Date(0));
+    return true;
+  } catch {
+    return false;
   }
 }
 
