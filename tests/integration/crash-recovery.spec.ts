@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { spawnGit, type GitRunner } from '../../lib/vault/git/runner';
 import { openVault } from '../../lib/vault/vault';
 import { WRITE_STAGES } from '../../lib/vault/write/journal';
@@ -196,5 +198,70 @@ describe('recovery details', () => {
     expect(personCommits(tv)).toEqual(['notes/b.md']);
     expect(tv.git(['show', 'HEAD:notes/a.md'])).toBe(`# A\n\n${AGENT_MARKER}\n`);
     vault.close();
+  });
+});
+
+describe('a dead holder taken over by several waiters at once', () => {
+  it('four writers waiting on a SIGKILLed holder: one holds the lock at a time, every edit lands once', async () => {
+    const tv = makeTempVault({ 'notes/a.md': A, 'notes/b.md': B, 'changelog.md': CHANGELOG });
+    made.push(tv);
+    const dead = await runCrashWorker(tv, ['update', 'files-written']);
+    expect(dead.signal).toBe('SIGKILL');
+    const trace = path.join(tv.tempDir('trace'), 'stages.txt');
+
+    const exits = await Promise.all([1, 2, 3, 4].map(() => runCrashWorker(tv, ['append'], { env: { CRASH_TRACE: trace } })));
+
+    expect(exits.map((e) => e.code)).toEqual([0, 0, 0, 0]);
+    // Each writer's stages run from `recorded` to `index-refreshed` with no other writer's in between.
+    const lines = fs.readFileSync(trace, 'utf8').trim().split('\n');
+    let holder: string | null = null;
+    for (const line of lines) {
+      const [pid, stage] = line.split(' ');
+      if (stage === 'recorded') {
+        expect(holder).toBeNull();
+        holder = pid;
+      } else {
+        expect(pid).toBe(holder);
+        if (stage === 'index-refreshed') holder = null;
+      }
+    }
+    expect(lines.filter((l) => l.endsWith(' recorded'))).toHaveLength(4);
+    expect(tv.read('notes/a.md').split(`${AGENT_MARKER} appended`)).toHaveLength(5);
+    expect(tv.read('notes/a.md')).not.toContain(`${AGENT_MARKER} updated`);
+    expect(changelogLinesWithoutCommit(tv)).toEqual([]);
+    expect(misattributedCommits(tv, TEST_PERSON)).toEqual([]);
+    expect(tv.git(['status', '--porcelain'])).toBe('');
+  }, 60_000);
+});
+
+describe('an edit that fails after its files were written', () => {
+  it("puts back only what it wrote: a note a person saved in the meantime stays the person's", async () => {
+    const tv = makeTempVault({ 'notes/a.md': A, 'notes/b.md': B, 'changelog.md': CHANGELOG });
+    made.push(tv);
+    const head0 = tv.head();
+    const vault = await openVault({
+      root: tv.root,
+      env: tv.env,
+      onStage: (stage) => {
+        if (stage !== 'files-written') return;
+        tv.write('notes/a.md', PERSON_A); // an editor saves over the agent's text
+        throw new Error('injected failure before the commit');
+      },
+    });
+
+    await expect(
+      vault.edit({
+        actor: AGENT,
+        op: 'update',
+        path: 'notes/a.md',
+        reason: 'x',
+        changes: [{ path: 'notes/a.md', content: `# A\n\n${AGENT_MARKER} updated\n` }],
+      }),
+    ).rejects.toThrow(/injected failure/);
+    vault.close();
+
+    expect(tv.read('notes/a.md')).toBe(PERSON_A);
+    expect(tv.read('changelog.md')).toBe(CHANGELOG);
+    expect(tv.head()).toBe(head0);
   });
 });

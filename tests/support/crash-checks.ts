@@ -69,14 +69,17 @@ export function changelogLinesWithoutCommit(tv: TempVault): string[] {
   return changelogEditIds(tv).filter((id) => !committed.has(id));
 }
 
-/** Commits authored by the person whose patch holds the agent's text: the agent's words under a person's name. */
+/**
+ * Commits authored by the person whose patch adds or removes the agent's text: the agent's words
+ * under a person's name, or an agent's edit undone in the person's name.
+ */
 export function misattributedCommits(tv: TempVault, personName: string): string[] {
   const shas = tv.git(['log', '--format=%H%x09%an']).trim().split('\n');
   return shas
     .map((line) => line.split('\t'))
     .filter(([, author]) => author === personName)
     .map(([sha]) => sha)
-    .filter((sha) => new RegExp(`^\\+.*${AGENT_MARKER}`, 'm').test(tv.git(['show', '--format=', '--no-color', sha])));
+    .filter((sha) => new RegExp(`^[+-].*${AGENT_MARKER}`, 'm').test(tv.git(['show', '--format=', '--no-color', sha])));
 }
 
 /** Paths with staged differences between the real index and HEAD. */

@@ -10,7 +10,7 @@
  * instead, which works on code that has no stage hook (to prove the findings on the old code).
  * Prints `ready` once the vault is open; exits 1 on any error, 0 when the edit finished.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { spawnGit, type GitRunner } from '../../lib/vault/git/runner';
 import { seededIds } from '../../lib/vault/ids';
 import { openVault } from '../../lib/vault/vault';
@@ -47,6 +47,8 @@ async function main(): Promise<void> {
     git,
     lock: process.env.CRASH_STALE_MS ? { staleMs: Number(process.env.CRASH_STALE_MS) } : undefined,
     onStage: (stage) => {
+      // CRASH_TRACE: every stage, by pid, in one file (O_APPEND), to see which writers overlapped.
+      if (process.env.CRASH_TRACE) appendFileSync(process.env.CRASH_TRACE, `${process.pid} ${stage}\n`);
       if (stage === killAt) countAndMaybeDie();
     },
   });

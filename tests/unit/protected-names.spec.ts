@@ -57,6 +57,15 @@ describe('assertProtectedPath', () => {
     }
   });
 
+  it('folds letters whose upper case is a protected letter (ſ → S, ı → I), as Windows and APFS do', () => {
+    expect(refusal(() => assertProtectedPath(DEFAULT_LAYOUT, AGENT, 'update', 'AGENTſ.md')).message).toContain('propose_to_inbox');
+    expect(refusal(() => assertProtectedPath(DEFAULT_LAYOUT, AGENT, 'create', 'ſkills/x.md')).message).toContain('molt_skill');
+    expect(refusal(() => assertProtectedPath(DEFAULT_LAYOUT, PERSON, 'update', 'lucıd.json')).code).toBe('forbidden');
+    expect(refusal(() => assertProtectedPath(DEFAULT_LAYOUT, PERSON, 'update', 'chanGELOG.md')).code).toBe('forbidden');
+    // a one-to-many upper case (ß → SS) is not a file system's fold: straße.md stays an ordinary note
+    expect(() => assertProtectedPath(DEFAULT_LAYOUT, AGENT, 'create', 'notes/straße.md')).not.toThrow();
+  });
+
   it('leaves ordinary notes alone', () => {
     for (const path of ['notes/changelog.md', 'changelog-notes.md', 'skills.md', 'notes/AGENTS.md', 'changelog/notes.md']) {
       expect(() => assertProtectedPath(DEFAULT_LAYOUT, AGENT, 'create', path)).not.toThrow();

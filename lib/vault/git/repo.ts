@@ -273,8 +273,12 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   try {
     await runGit(repo, ['update-ref', '-m', `lucid: ${subject}`, 'HEAD', commit, head ?? '0'.repeat(40)]);
   } catch (error) {
-    if ((await headCommit(repo)) !== head) throw new HeadMovedError();
-    throw error;
+    const now = await headCommit(repo);
+    // update-ref moved HEAD and still reported a failure (its reflog, say): the commit landed.
+    if (now !== commit) {
+      if (now !== head) throw new HeadMovedError();
+      throw error;
+    }
   }
   await request.onStage?.('update-ref', commit);
   // The commit exists from here on: a failure to refresh the index must not undo the edit. A

@@ -86,7 +86,14 @@ function reservedForm(segment: string): string {
  * NFC, lower case. Two names with the same folded form are one file on a Mac or a Windows PC.
  */
 export function foldName(name: string): string {
-  return name.normalize('NFC').toLowerCase().normalize('NFC');
+  // Each character through its upper case, as Windows' and APFS's tables do: `ſ` and `ı` are
+  // lower case already but fold to `s` and `i` there (a one-to-many upper case such as ß → SS is kept).
+  let folded = '';
+  for (const char of name.normalize('NFC')) {
+    const upper = char.toUpperCase();
+    folded += (upper.length === char.length ? upper : char).toLowerCase();
+  }
+  return folded.normalize('NFC');
 }
 
 /** Windows device names: `CON.md`, `aux.txt.md`, `COM1` open a device there, whatever follows the first dot. */

@@ -269,7 +269,7 @@ export async function readConfined(fs: VaultFs, root: string, rel: string): Prom
 }
 
 function insideVault(root: string, real: string): boolean {
-  return isInside(root, real) && !isInside(nodePath.join(root, '.git'), real);
+  return isInside(root, real) && !isInside(nodePath.join(root, '.git'), real) && !isInside(nodePath.join(root, '.lucid'), real);
 }
 
 /**
@@ -418,6 +418,13 @@ export async function undoWrite(fs: VaultFs, root: string, write: FileWrite, ids
   if (write.before && (receipt.placed || receipt.deleted)) {
     const { dir } = await openVaultDir(fs, root, parentOf(write.path), { create: true, target: write.path });
     try {
+      // Only what this write left there is taken back: a file someone saved since (an editor, a
+      // person) is theirs and stays.
+      const now = await fs.lstat(dirEntry(dir, name)).catch(() => null);
+      const sameFile = receipt.placed !== null && now !== null && now.dev === receipt.placed.dev && now.ino === receipt.placed.ino;
+      // An editor may save in place (same inode), so the bytes must still be the ones this write left.
+      const ours = receipt.placed ? sameFile && write.bytes !== null && (await holds(fs, dir, name, write.bytes)) : now === null;
+      if (!ours) return;
       await placeFile(fs, dir, name, write.before.bytes, ids, { mode: write.before.mode, owner: write.before.owner }, write.path);
     } finally {
       await closeDir(fs, dir);
@@ -437,6 +444,19 @@ export async function undoWrite(fs: VaultFs, root: string, write: FileWrite, ids
     }
   }
   for (const rel of [...receipt.createdDirs].reverse()) await removeEmptyDir(fs, root, rel);
+}
+
+/** Whether `name` in `dir` holds exactly `bytes` (read without following a link). */
+async function holds(fs: VaultFs, dir: VaultDir, name: string, bytes: Uint8Array): Promise<boolean> {
+  let fd: number | null = null;
+  try {
+    fd = await fs.openRead(dirEntry(dir, name));
+    return Buffer.compare(await fs.readFd(fd), Buffer.from(bytes)) === 0;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) await fs.close(fd).catch(() => undefined);
+  }
 }
 
 /** Removes an empty vault folder through its parent's descriptor (a link or a full folder stays). */

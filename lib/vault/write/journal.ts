@@ -4,7 +4,7 @@ import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import type { IdSource } from '../ids';
-import { blobId, runGit, type GitRepo } from '../git/repo';
+import { blobId, headCommit, runGit, type GitRepo } from '../git/repo';
 import { TEMP_PREFIX } from '../notes/paths';
 import { ioError } from './atomic';
 import { applyWrite, readCurrentFile, resolveForWrite, unlinkConfined } from './confine';
@@ -287,8 +287,11 @@ async function landedCommit(repo: GitRepo, record: WriteRecord): Promise<string 
   let out: string;
   try {
     out = await runGit(repo, ['rev-list', '-F', `--grep=Lucid-Edit: ${record.editId}`, ...range, '--']);
-  } catch {
-    return null; // no HEAD yet
+  } catch (error) {
+    // No HEAD yet (the edit was to be the first commit): nothing landed. Any other failure (a
+    // timeout under load) must not read as "not landed", which would undo a committed edit.
+    if (record.parent === null && (await headCommit(repo)) === null) return null;
+    throw error;
   }
   const found = out.split('\n').filter(Boolean);
   if (record.commit) return found.includes(record.commit) ? record.commit : null;

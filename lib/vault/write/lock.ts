@@ -90,6 +90,8 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
 interface LockOwner {
   pid: number;
   hostname: string;
+  /** The pid namespace (`/proc/self/ns/pid`): a container sharing the host's name has its own pids. */
+  pidNamespace?: string;
   /** The lock directory's inode, so an owner file is never taken for a later lock's. */
   ino: number;
 }
@@ -98,7 +100,7 @@ const ownerPath = (lockPath: string) => `${lockPath}.owner`;
 
 function writeOwner(lockPath: string): void {
   try {
-    const owner: LockOwner = { pid: process.pid, hostname: hostname(), ino: fs.statSync(`${lockPath}.lock`).ino };
+    const owner: LockOwner = { pid: process.pid, hostname: hostname(), pidNamespace: pidNamespace(), ino: fs.statSync(`${lockPath}.lock`).ino };
     const temp = `${ownerPath(lockPath)}.${process.pid}`;
     fs.writeFileSync(temp, JSON.stringify(owner));
     fs.renameSync(temp, ownerPath(lockPath));
@@ -116,6 +118,14 @@ function removeOwner(lockPath: string): void {
   }
 }
 
+function pidNamespace(): string {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -128,23 +138,26 @@ function isAlive(pid: number): boolean {
 /**
  * A lock whose holder died on this host (kill -9, a crash) is taken over at once instead of
  * after the stale threshold: when the owner file names this lock directory and a process of this
- * host that no longer runs, one waiting writer claims the owner file (a rename only one can win)
- * and ages the lock directory, so proper-lockfile's own stale takeover removes it. A holder on
- * another host, or a live one, is waited for as before.
+ * host (and pid namespace) that no longer runs, one waiting writer claims the owner file (a rename
+ * only one can win) and removes the lock directory itself; every waiter then races on mkdir, which
+ * only one wins. (Ageing the directory instead let proper-lockfile's stale takeover run in two
+ * waiters at once, and both held the lock.) A holder on another host, or a live one, is waited for.
  */
 function reclaimFromDeadOwner(lockPath: string): boolean {
   const file = ownerPath(lockPath);
   try {
     const text = fs.readFileSync(file, 'utf8');
     const owner = JSON.parse(text) as LockOwner;
-    if (owner.hostname !== hostname() || owner.pid === process.pid || isAlive(owner.pid)) return false;
+    if (owner.hostname !== hostname() || (owner.pidNamespace ?? '') !== pidNamespace()) return false;
+    if (owner.pid === process.pid || isAlive(owner.pid)) return false;
     if (fs.statSync(`${lockPath}.lock`).ino !== owner.ino) return false;
     const claimed = `${file}.claimed-${process.pid}`;
     fs.renameSync(file, claimed);
     const same = fs.readFileSync(claimed, 'utf8') === text;
     fs.unlinkSync(claimed);
     if (!same) return false;
-    fs.utimesSync(`${lockPath}.lock`, new Date(0), new Date(0));
+    if (fs.statSync(`${lockPath}.lock`).ino !== owner.ino) return false;
+    fs.rmdirSync(`${lockPath}.lock`);
     return true;
   } catch {
     return false;
