@@ -544,6 +544,8 @@ function finish(manifest: VaultManifest): void {
     const marker = '<!-- runs: newest first; `npm run bench -- --record` adds a section here -->';
     const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n${comparisonText}`;
     writeFileSync(docPath, doc.includes(marker) ? doc.replace(marker, `${marker}\n\n${section}`) : `${doc}\n${marker}\n\n${section}`);
+    // The project's formatter lays out markdown tables too; `npm test` fails on an unformatted file.
+    spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'format', '--write', docPath], { stdio: 'ignore' });
     say('Added this run to docs/performance.md.');
   }
 }
