@@ -160,8 +160,18 @@ const PRIVATE_KEY_BEGIN = /-----BEGIN ((?:[A-Z0-9]{1,20} ){0,4})PRIVATE KEY(?: B
 
 /**
  * Private key blocks: from a BEGIN line to its END line, or to the end of the text when the END is
- * not there (yet). A lone BEGIN line is not a secret; a BEGIN line with 60 characters after it is.
+ * not there (yet). A BEGIN line alone, or with only its END line, is not a secret; one with a body is.
  */
+/** Characters other than white space and dashes between `start` and `end`: the body of a key block. */
+function bodyLength(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let i = start; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 45) count += 1;
+  }
+  return count;
+}
+
 function runPrivateKeys(text: string, out: RawFinding[]): void {
   PRIVATE_KEY_BEGIN.lastIndex = 0;
   let match: RegExpExecArray | null;
@@ -173,7 +183,7 @@ function runPrivateKeys(text: string, out: RawFinding[]): void {
       const close = text.indexOf('-----', endAt + marker.length);
       end = close >= 0 && close - endAt < marker.length + 12 ? close + 5 : endAt + marker.length;
     }
-    if (end - match.index > 60) {
+    if (bodyLength(text, match.index + match[0].length, endAt >= 0 ? endAt : end) >= 24) {
       out.push({ kind: 'a private key', start: match.index, end, keep: 0, masked: `-----BEGIN ${match[1]}PRIVATE KEY-----${MASK}`, rank: 0 });
     }
     PRIVATE_KEY_BEGIN.lastIndex = Math.max(PRIVATE_KEY_BEGIN.lastIndex, end);
