@@ -135,7 +135,7 @@ describe('a secret split across two appends', () => {
 
 describe('shapes the guard missed', () => {
   it.each([
-    ['a Hugging Face token', `HF_TOKEN: ${HF}`, HF.slice(3)],
+    ['a Hugging Face token', `pull the model with ${HF}`, HF.slice(3)],
     ['an API KEY: <hex> line', `API KEY: ${HEX32}`, HEX32],
     ['a token glued to a variable name', `export MY_VAR_${GHP}`, GHP.slice(4)],
   ])('%s in an append goes to the inbox, masked', async (_name, content, secret) => {
