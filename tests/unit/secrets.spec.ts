@@ -96,6 +96,14 @@ describe("the guard's own rules, each with a near miss", () => {
     expect(maskSecrets(`HF ${HF_LETTERS}`).findings.map((f) => f.kind)).toEqual(['a Hugging Face token']);
   });
 
+  it('masks the whole value when a preset rule reports a shorter range (the AWS secret key rule)', () => {
+    const value = ['wJalrXUtnFEMI', '/K7MDENG/bPxRfiCYzXAMPLEKEY'].join('');
+    const result = maskSecrets(`secret_access_key = ${value} # staging`);
+    expect(result.findings.map((f) => f.kind)).toEqual(['an AWS key']);
+    expect(result.text).not.toContain(value.slice(-12));
+    expect(result.text).toContain('# staging');
+  });
+
   it('a secretlint-disable comment in a note does not switch the guard off', () => {
     const text = `<!-- secretlint-disable -->\n${GHP}\n<!-- secretlint-enable -->`;
     expect(findSecrets(text).map((f) => f.kind)).toEqual(['a GitHub token']);

@@ -243,7 +243,7 @@ const PRESET = (presetRules as unknown as readonly PresetRule[])
         report: (descriptor) => reported.push([descriptor.range[0], descriptor.range[1]]),
         ignore: () => {},
       },
-      { enableIDScanRule: true },
+      {},
     );
     return { kind: PRESET_KINDS[name] ?? `a ${name} secret`, handler };
   });
@@ -256,6 +256,14 @@ function presetKeep(match: string): number {
   return prefix && prefix[0].length * 3 <= match.length ? prefix[0].length : 0;
 }
 
+/** Where the token running on from `at` ends: at the first character no key or token is made of (at most 512 further). */
+function valueEnd(text: string, at: number): number {
+  const limit = Math.min(text.length, at + 512);
+  let end = at;
+  while (end < limit && /[A-Za-z0-9/+=_-]/.test(text[end])) end += 1;
+  return end;
+}
+
 function runPreset(text: string, out: RawFinding[]): void {
   const source: PresetSource = { content: text, ext: '.md', contentType: 'text' };
   for (const { kind, handler } of PRESET) {
@@ -263,8 +271,11 @@ function runPreset(text: string, out: RawFinding[]): void {
     // Every text rule reports synchronously; only the .p12/.json file readers of the GCP rule are
     // asynchronous, and they never run on a note (the extension is .md, and there is no file path).
     handler.file?.(source);
-    for (const [start, end] of reported) {
-      if (end <= start) continue;
+    for (const [start, reportedEnd] of reported) {
+      if (reportedEnd <= start) continue;
+      // Some rules report a range shorter than the value (the AWS secret key rule reports the key
+      // name's offset with the value's length): the finding runs on to the end of the token.
+      const end = valueEnd(text, reportedEnd);
       out.push({ kind, start, end, keep: presetKeep(text.slice(start, end)), rank: 1 });
     }
   }

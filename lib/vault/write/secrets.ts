@@ -94,18 +94,82 @@ function isBlank(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** The lines of `after` an edit changed, as [start, end) offsets: the whole text when there was none before. */
-function changedLines(before: string | null, after: string): [number, number] {
-  if (before === null) return [0, after.length];
-  const max = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
-  let suffix = 0;
-  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix += 1;
-  const start = lineStart(after, prefix);
-  const last = after.length - suffix;
-  // A pure deletion changes no line of `after`: the line it joined is the one to look at.
-  return [start, last > prefix ? lineEnd(after, last - 1) : lineEnd(after, prefix)];
+/** True when the line of `x` at `xi` and the line of `y` at `yi` are the same text (an end of text is no line). */
+function sameLine(x: string, xi: number, y: string, yi: number): boolean {
+  if (xi >= x.length || yi >= y.length) return false;
+  for (let i = 0; ; i += 1) {
+    const cx = xi + i < x.length ? x.charCodeAt(xi + i) : -1;
+    const cy = yi + i < y.length ? y.charCodeAt(yi + i) : -1;
+    if (cx !== cy) return false;
+    if (cx === -1 || cx === 10) return true;
+  }
+}
+
+const BLOCK = 1024;
+
+/** How many characters `x` from `xi` and `y` from `yi` have in common (compared a block at a time). */
+function commonPrefix(x: string, xi: number, y: string, yi: number): number {
+  const max = Math.min(x.length - xi, y.length - yi);
+  let n = 0;
+  while (n + BLOCK <= max && x.slice(xi + n, xi + n + BLOCK) === y.slice(yi + n, yi + n + BLOCK)) n += BLOCK;
+  while (n < max && x.charCodeAt(xi + n) === y.charCodeAt(yi + n)) n += 1;
+  return n;
+}
+
+/** How many characters the ends of `x` (from `xi` on) and `y` (from `yi` on) have in common. */
+function commonSuffix(x: string, xi: number, y: string, yi: number): number {
+  const max = Math.min(x.length - xi, y.length - yi);
+  let n = 0;
+  while (n + BLOCK <= max && x.slice(x.length - n - BLOCK, x.length - n) === y.slice(y.length - n - BLOCK, y.length - n)) n += BLOCK;
+  while (n < max && x.charCodeAt(x.length - 1 - n) === y.charCodeAt(y.length - 1 - n)) n += 1;
+  return n;
+}
+
+/** Changed runs of lines found one by one before the rest is taken as one run. */
+const MAX_HUNKS = 16;
+
+/**
+ * The lines of `after` an edit changed, as line-aligned [start, end) ranges in order: together they
+ * cover every line that is not the same as in `before` (all of `after` when there was no file).
+ * Equal text is skipped, then one line replaced, inserted or removed at a time, so an append that
+ * also changes `updated:` in the front matter is two small ranges, not the whole note. Linear.
+ */
+function changedRanges(before: string | null, after: string): [number, number][] {
+  if (before === null) return [[0, after.length]];
+  const ranges: [number, number][] = [];
+  let a = 0;
+  let b = 0;
+  for (let hunk = 0; hunk < MAX_HUNKS; hunk += 1) {
+    const n = commonPrefix(after, a, before, b);
+    if (a + n === after.length && b + n === before.length) return ranges;
+    const pa = Math.max(a, lineStart(after, a + n));
+    const pb = b + (pa - a);
+    if (pa >= after.length) {
+      // lines removed at the end: the last line left is the one they joined
+      ranges.push([lineStart(after, Math.max(0, after.length - 1)), after.length]);
+      return ranges;
+    }
+    if (pb >= before.length) {
+      ranges.push([pa, after.length]);
+      return ranges;
+    }
+    const la = lineEnd(after, pa);
+    const lb = lineEnd(before, pb);
+    ranges.push([pa, la]);
+    if (sameLine(after, la, before, pb)) {
+      a = la; // a line inserted
+      b = pb;
+    } else if (sameLine(after, pa, before, lb)) {
+      a = pa; // a line removed: the line after it counts as changed (it joined the one before)
+      b = lb;
+    } else {
+      a = la; // a line replaced
+      b = lb;
+    }
+  }
+  const last = after.length - commonSuffix(after, a, before, b);
+  ranges.push([a, last > a ? lineEnd(after, last - 1) : lineEnd(after, a)]);
+  return ranges;
 }
 
 /** The change with its neighbouring lines, and with the whole of a private key block it falls in. */
@@ -146,15 +210,27 @@ function scanWindow(after: string, [start, end]: [number, number]): [number, num
  */
 export function findAddedSecrets(before: string | null, after: string): SecretFinding[] {
   if (before === after) return [];
-  const changed = changedLines(before, after);
-  const [from, to] = scanWindow(after, changed);
+  const windows: { from: number; to: number; ranges: [number, number][] }[] = [];
+  for (const range of changedRanges(before, after)) {
+    const [from, to] = scanWindow(after, range);
+    const last = windows[windows.length - 1];
+    if (last && from <= last.to) {
+      last.to = Math.max(last.to, to);
+      last.ranges.push(range);
+    } else {
+      windows.push({ from, to, ranges: [range] });
+    }
+  }
   const found: SecretFinding[] = [];
-  for (const finding of findSecrets(after.slice(from, to))) {
-    const start = finding.start + from;
-    const end = finding.end + from;
-    if (end <= changed[0] || start >= changed[1]) continue;
-    if (before?.includes(after.slice(start, end))) continue;
-    found.push({ ...finding, start, end });
+  for (const { from, to, ranges } of windows) {
+    for (const finding of findSecrets(after.slice(from, to))) {
+      const start = finding.start + from;
+      const end = finding.end + from;
+      // a pure removal leaves an empty range: a finding across the place it joined counts
+      if (!ranges.some(([s, e]) => (s === e ? start < s && end > s : start < e && end > s))) continue;
+      if (before?.includes(after.slice(start, end))) continue;
+      found.push({ ...finding, start, end });
+    }
   }
   return found;
 }
