@@ -149,6 +149,26 @@ describe('what an edit adds, read with its neighbouring lines', () => {
     expect(found.map((f) => after.slice(f.start, f.end))).toEqual([`api_key = ${HEX32}`]);
   });
 
+  it('catches a secret made by removing the line between a key name and its value', () => {
+    const before = `db password = \nsee below\n${PASSWORD}\n`;
+    expect(findAddedSecrets(before, `db password = \n${PASSWORD}\n`).map((f) => f.kind)).toEqual(['a credential']);
+  });
+
+  it('finds a secret after many small changes, in the last one', () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `line ${i}`);
+    const before = `${lines.join('\n')}\n`;
+    const changed = lines.map((line, i) => (i % 2 === 0 ? `${line} changed` : line));
+    changed[58] = `token: ${GHP}`;
+    const after = `${changed.join('\n')}\n`;
+    expect(findAddedSecrets(before, after).map((f) => after.slice(f.start, f.end))).toEqual([GHP]);
+  });
+
+  it('finds a secret in a line inserted among unchanged ones', () => {
+    const before = '---\ntitle: Ops\nupdated: 2026-11-01\n---\n# Ops\n';
+    const after = `---\ntitle: Ops\napi_key: ${HEX32}\nupdated: 2026-11-30\n---\n# Ops\n`;
+    expect(findAddedSecrets(before, after).map((f) => f.kind)).toEqual(['a credential']);
+  });
+
   it('scans the whole text of a new file', () => {
     expect(findAddedSecrets(null, `a\n\n${GHP}\n`).map((f) => f.kind)).toEqual(['a GitHub token']);
   });

@@ -76,7 +76,7 @@ function looksLikePassword(value: string): boolean {
 }
 
 /** Values that stand for a secret without being one: `<your-key>`, `${TOKEN}`, `xxxx`, `sk-...`, `changeme`. */
-export function isPlaceholder(value: string): boolean {
+function isPlaceholder(value: string): boolean {
   if (value.length > 300) return false;
   return (
     /^(?:x+|\*+|<[^<>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]+%)$/i.test(value) ||
