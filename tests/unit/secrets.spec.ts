@@ -104,6 +104,23 @@ describe("the guard's own rules, each with a near miss", () => {
     expect(result.text).toContain('# staging');
   });
 
+  it('what it masked is not found again, and a mask cannot hide a secret next to it', () => {
+    for (const text of [
+      `token ${GHP} here`,
+      `api_key = ${HEX32}`,
+      `db password = ${PASSWORD}`,
+      'Reindex against https://beacon-admin:Vr8kQ2mZt4Lp@search-staging.example.internal:9200 first.',
+      'postgres://billing:s3cr3tPassw0rd@db.internal:5432/ledger',
+      `-----BEGIN RSA PRIVATE KEY-----\n${['MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun'].join('')}\n-----END RSA PRIVATE KEY-----`,
+    ]) {
+      const once = maskSecrets(text);
+      expect(once.findings.length, text).toBeGreaterThan(0);
+      expect(findSecrets(once.text), once.text).toEqual([]);
+    }
+    expect(findSecrets(`password=…[masked]${PASSWORD}`).map((f) => f.kind)).toEqual(['a credential']);
+    expect(findSecrets('postgres://billing:…[masked]s3cr3tPassw0rd@db.internal:5432/ledger')).not.toEqual([]);
+  });
+
   it('a secretlint-disable comment in a note does not switch the guard off', () => {
     const text = `<!-- secretlint-disable -->\n${GHP}\n<!-- secretlint-enable -->`;
     expect(findSecrets(text).map((f) => f.kind)).toEqual(['a GitHub token']);

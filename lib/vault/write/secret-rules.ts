@@ -116,7 +116,10 @@ const OWN: Detector[] = [
     kind: 'a password in a URL',
     pattern: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{1,256}:([^\s:/@]{6,256})@/gi,
     keep: (m) => m[0].length - m[1].length - 1,
-    check: (_secret, m) => !isPlaceholder(m[1]),
+    check: (_secret, m) => {
+      const password = m[1].split(MASK).join('');
+      return password.length > 0 && !isPlaceholder(password);
+    },
     mask: (m) => `${m[0].slice(0, m[0].length - m[1].length - 1)}${MASK}@`,
   },
   {
@@ -141,8 +144,9 @@ function runOwn(text: string, out: RawFinding[]): void {
     let match: RegExpExecArray | null;
     while ((match = detector.pattern.exec(text))) {
       const keep = typeof detector.keep === 'number' ? detector.keep : detector.keep(match);
-      const secret = match[0].slice(keep);
-      if (isPlaceholder(secret)) continue;
+      // A value Lucid masked before (`user:…[masked]@`) is not a secret; what is left around a mask may be.
+      const secret = match[0].slice(keep).split(MASK).join('');
+      if (secret.length === 0 || isPlaceholder(secret)) continue;
       if (!(detector.check ? detector.check(secret, match) : looksRandom(secret))) continue;
       out.push({
         kind: detector.kind,
@@ -267,19 +271,28 @@ function valueEnd(text: string, at: number): number {
 function runPreset(text: string, out: RawFinding[]): void {
   const source: PresetSource = { content: text, ext: '.md', contentType: 'text' };
   for (const { kind, handler } of PRESET) {
-    reported = [];
     // Every text rule reports synchronously; only the .p12/.json file readers of the GCP rule are
     // asynchronous, and they never run on a note (the extension is .md, and there is no file path).
-    handler.file?.(source);
-    for (const [start, reportedEnd] of reported) {
+    const ranges = reportedBy(handler, source);
+    for (const [start, reportedEnd] of ranges) {
       if (reportedEnd <= start) continue;
+      const found = text.slice(start, reportedEnd);
+      // Text Lucid masked before is a finding only if the rule still finds it with the masks taken out.
+      if (found.includes(MASK) && reportedBy(handler, { ...source, content: found.split(MASK).join('') }).length === 0) continue;
       // Some rules report a range shorter than the value (the AWS secret key rule reports the key
       // name's offset with the value's length): the finding runs on to the end of the token.
       const end = valueEnd(text, reportedEnd);
       out.push({ kind, start, end, keep: presetKeep(text.slice(start, end)), rank: 1 });
     }
   }
+}
+
+function reportedBy(handler: { file?(source: PresetSource): unknown }, source: PresetSource): [number, number][] {
   reported = [];
+  handler.file?.(source);
+  const ranges = reported;
+  reported = [];
+  return ranges;
 }
 
 /** Every finding of every rule in `text`, unmerged. */
