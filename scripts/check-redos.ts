@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseSync } from 'oxc-parser';
+import type { Parameters as RecheckParameters } from 'recheck';
 
 /** One regular expression as written in a source file. */
 export interface FoundRegex {
@@ -179,7 +180,7 @@ export interface Verdict {
 }
 
 /** Per pattern: recheck's own limits (a verdict `unknown` past them), not the test's timeout. */
-const RECHECK_PARAMS = { timeout: 30_000 };
+const RECHECK_PARAMS: RecheckParameters = { timeout: 30_000 };
 
 // Runs in a worker thread: recheck's synchronous entry with its pure-JavaScript backend, chosen in the
 // worker's environment (recheck reads it on every call), so it starts no process and reads no network.
