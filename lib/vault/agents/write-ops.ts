@@ -1,6 +1,7 @@
 import { VaultError, isVaultError } from '../errors';
 import { editFrontmatter, parseFrontmatter, type ParsedFrontmatter } from '../notes/frontmatter';
 import { formatDate, formatTime } from '../ids';
+import { trailingLineBreaksStart } from '../text';
 import { normalizeNotePath } from '../notes/paths';
 import { MASK } from '../write/secret-rules';
 import { assertNoSecret, describeSecrets, maskSecrets, refusedSecret, type SecretFinding } from '../write/secrets';
@@ -55,7 +56,7 @@ function appendToText(text: string, section: string): string {
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   let body = section.replace(/^(\r?\n)+/, '').replace(/\r?\n/g, '\n');
   if (!body.endsWith('\n')) body += '\n';
-  return `${text.replace(/(\r?\n)*$/, eol)}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
+  return `${text.slice(0, trailingLineBreaksStart(text))}${eol}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
 }
 
 /** The note's text as written back: its byte-order mark, if it had one, kept. */

@@ -362,6 +362,8 @@ async function commitLocked(
   });
   const done: Write[] = [];
   const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])];
+  // Composing and checking may have run past the stale time: nothing is written once the lock is lost.
+  input.assertHeld();
   const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
   try {
     // Deletions last: a write that fails (a full disk, a read-only folder) then fails before any
