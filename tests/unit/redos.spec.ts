@@ -21,29 +21,6 @@ const MB = 1 << 20;
  */
 const ALLOWED: { file: string; source: string; why: string }[] = [];
 
-/**
- * Owned by the secrets rewrite of issue 10 (another branch replaces lib/vault/write/secrets.ts); they
- * do see agents' content. Listed so this branch is green; once the rewrite is merged these entries
- * no longer match and this test fails until they are removed, showing whatever the new rules flag.
- */
-const PENDING_SECRETS_REWRITE: { file: string; source: string; why: string }[] = [
-  {
-    file: 'lib/vault/write/secrets.ts',
-    source: String.raw`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`,
-    why: 'JWT rule, replaced by the secrets rewrite',
-  },
-  {
-    file: 'lib/vault/write/secrets.ts',
-    source: String.raw`\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s:/@]{6,})@`,
-    why: 'URL password rule, replaced by the secrets rewrite',
-  },
-  {
-    file: 'lib/vault/write/secrets.ts',
-    source: String.raw`\b((?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer|token|password|passwd|pwd))["']?\s*(?:[:=]|=>)\s*["']?([^\s"'${'`'},;]{16,})`,
-    why: 'key = value rule, replaced by the secrets rewrite',
-  },
-];
-
 describe('the ReDoS check', () => {
   it('finds regex literals and RegExp calls with constant patterns, with their lines, and names the ones built from variables', () => {
     const source = [
@@ -88,7 +65,7 @@ describe('the ReDoS check', () => {
     // A RegExp built from a variable cannot be checked here: none may appear unseen.
     expect(dynamic).toEqual([]);
     const { findings, unknown } = await findSuperLinear(found);
-    const excused = [...ALLOWED, ...PENDING_SECRETS_REWRITE];
+    const excused = [...ALLOWED];
     const isExcused = (f: { file: string; source: string }) => excused.some((e) => e.file === f.file && e.source === f.source);
     const report = findings.filter((f) => !isExcused(f)).map((f) => `${f.file}:${f.line}: /${f.source}/${f.flags} is ${f.complexity}; attack: ${f.attack}`);
     expect(report).toEqual([]);

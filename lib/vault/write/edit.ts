@@ -117,7 +117,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
         } catch (error) {
           if (!(error instanceof HeadMovedError) || attempt >= HEAD_MOVED_RETRIES) throw error;
           // a short random pause, so a person committing in a loop does not meet every attempt
-          await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+          await new Promise((resolve) => setTimeout(resolve, Math.min(400, 10 + Math.random() * 40 * attempt)));
         }
       }
     },
@@ -125,7 +125,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
   );
 }
 
-const HEAD_MOVED_RETRIES = 8;
+const HEAD_MOVED_RETRIES = 20;
 
 /** One attempt at an edit, under the lock: read, check, save the person's work, write, commit. */
 async function editLocked(
