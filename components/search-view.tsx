@@ -5,11 +5,12 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { noteHref } from '@/lib/markdown/hrefs';
+import { splitMarks } from '@/lib/markdown/snippet-marks';
 import { searchQueryOptions } from '@/lib/queries/search';
 
 /** A snippet whose matches are marked « and » by the search index, shown with <mark>. */
 function Snippet({ text }: { text: string }) {
-  const parts = text.split(/(«[^»]*»)/g);
+  const parts = splitMarks(text);
   return <>{parts.map((part, i) => (part.startsWith('«') && part.endsWith('»') ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>))}</>;
 }
 

@@ -49,5 +49,12 @@ export async function personUpdate(
 
 /** A person adds a section at the end of a note. */
 export function personAppend(run: DemoRun, actor: string, path: string, section: string, reason: string): Promise<void> {
-  return personUpdate(run, actor, path, reason, { body: (body) => `${body.replace(/\n*$/, '\n')}\n${section}`, op: 'append' });
+  return personUpdate(run, actor, path, reason, { body: (body) => `${withoutTrailingNewlines(body)}\n\n${section}`, op: 'append' });
+}
+
+// Not `body.replace(/\n*$/, '')`: that is retried from every newline of a long run, quadratic in its length.
+function withoutTrailingNewlines(body: string): string {
+  let end = body.length;
+  while (end > 0 && body[end - 1] === '\n') end -= 1;
+  return body.slice(0, end);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { trimEndOf, trimStartOf } from './text';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -50,13 +51,13 @@ export function newEditId(ids: IdSource): string {
 
 /** Lowercase `[a-z0-9-]` slug of a name ('Claude Code' → 'claude-code'). */
 export function slugify(name: string): string {
-  return name
+  const slug = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, 60)
-    .replace(/^-+|-+$/g, '');
+    .slice(0, 60);
+  return trimEndOf(trimStartOf(slug, '-'), '-');
 }
 
 /** The shape of a session id (VAULT-FORMAT: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>`). */

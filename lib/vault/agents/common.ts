@@ -4,6 +4,7 @@ import { hashBytes } from '../notes/frontmatter';
 import { isUnderFolded } from '../notes/protected';
 import { blobId, showFile } from '../git/repo';
 import { slugify } from '../ids';
+import { trimEndOf } from '../text';
 import { maskSecrets } from '../write/secrets';
 import { observationTime, observeSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
@@ -12,7 +13,7 @@ import type { Note } from '../notes/note';
 
 /** The slug of an agent's name (`Claude Code` → `claude-code`); `agent:` in front is ignored. */
 export function agentSlug(agent: string): string {
-  const slug = slugify(agent.replace(/^agent:/i, '')).replace(/-+$/, '');
+  const slug = trimEndOf(slugify(agent.replace(/^agent:/i, '')), '-');
   if (!slug) throw new VaultError('invalid_input', 'agent must contain letters or digits, e.g. "claude-code".', { field: 'agent' });
   return slug;
 }

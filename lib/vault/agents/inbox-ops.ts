@@ -3,7 +3,7 @@ import { VaultError, isVaultError } from '../errors';
 import { blobId } from '../git/repo';
 import { inboxNotePath, inboxNoteText, noteLink } from '../notes/note-formats';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
-import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
+import { assertNoSecret, describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
 import { observationTime, observeSession, requireOpenSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
 import type { EditResult } from '../write/edit-types';
@@ -98,6 +98,8 @@ export async function proposeToInbox(vault: Vault, given: ProposeInput): Promise
   const input = parseInput(proposeInputSchema, given);
   const session = requireOpenSession(vault, input.session);
   const target = normalizeVaultPath(input.target, { forWrite: true });
+  // The target names the proposal's file and goes into its commit message and changelog line.
+  assertNoSecret('inbox target', target);
   const reason = safeReason(input.reason);
   const content = input.content;
   if (folderOf(vault, target) === 'inbox') throw new VaultError('forbidden', 'A proposal cannot target the inbox itself.');

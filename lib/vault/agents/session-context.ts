@@ -3,6 +3,7 @@ import { SNAPSHOT_SUBJECT } from '../init';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { showFile } from '../git/repo';
 import { formatTime, slugify } from '../ids';
+import { trimEndOf } from '../text';
 import type { CommitRecord } from '../git/commit-index';
 import type { LinkResolver } from '../notes/links';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
@@ -35,12 +36,16 @@ function normalizeRepo(value: string): string {
   repo = repo.replace(/^git\+/, '').replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   repo = repo.replace(/^[^@/]+@([^:/]+):/, '$1/');
   repo = repo.replace(/^[^@/]+@/, '');
-  repo = repo
-    .replace(/[?#].*$/, '')
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '')
-    .replace(/\/+$/, '');
-  return repo;
+  return trimEndOf(trimEndOf(withoutQuery(repo), '/').replace(/\.git$/, ''), '/');
+}
+
+/** `repo` without its `?query` or `#fragment`: what `/[?#].*$/` removes, from the first `?` or `#` after the last line break. */
+function withoutQuery(repo: string): string {
+  const lineStart = Math.max(repo.lastIndexOf('\n'), repo.lastIndexOf('\r'), repo.lastIndexOf('\u2028'), repo.lastIndexOf('\u2029')) + 1;
+  const query = repo.indexOf('?', lineStart);
+  const fragment = repo.indexOf('#', lineStart);
+  const cut = query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
+  return cut === -1 ? repo : repo.slice(0, cut);
 }
 
 function segments(repo: string): string[] {
@@ -206,7 +211,7 @@ export async function readFirst(
 function displayTitle(note: Note): string {
   if (note.title !== basenameOf(note.path)) return note.title;
   if (typeof note.frontmatter.name === 'string' && note.frontmatter.name.trim()) return note.frontmatter.name.trim();
-  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(note.body ?? '')?.[1];
+  const heading = firstHeading(note.body ?? '');
   if (heading) return heading;
   if (typeof note.frontmatter.task === 'string' && note.frontmatter.task.trim()) return note.frontmatter.task.trim();
   return note.title;
@@ -324,4 +329,35 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
 export function notePathFromInput(value: string): string {
   const path = normalizeVaultPath(value.replace(/^\[\[|\]\]$/g, ''));
   return path.toLowerCase().endsWith('.md') ? path : `${path}.md`;
+}
+
+const isLineBreak = (c: string) => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+const isSpace = (c: string) => /\s/.test(c);
+
+/**
+ * The first `# heading` of a body, in one pass: what `/^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]` returns
+ * (that regex backtracks in cubic time on a line of `#` and spaces), including its quirks: the space
+ * after `#` may run over line breaks, and trailing ` #` marks are dropped.
+ */
+export function firstHeading(body: string): string | undefined {
+  for (let p = 0; p < body.length; p += 1) {
+    if (body[p] !== '#' || (p > 0 && !isLineBreak(body[p - 1]))) continue;
+    let start = p + 1;
+    while (start < body.length && isSpace(body[start])) start += 1;
+    if (start === p + 1) continue;
+    if (start === body.length) {
+      // Only white space follows: the regex gives back spaces to `\s+`'s end and captures the last one that is not a line break.
+      for (let s = body.length - 1; s >= p + 2; s -= 1) if (!isLineBreak(body[s])) return body[s];
+      continue;
+    }
+    let lineEnd = start;
+    while (lineEnd < body.length && !isLineBreak(body[lineEnd])) lineEnd += 1;
+    // The end of the captured text: before the trailing white space, `#` marks and white space of the line.
+    let end = lineEnd;
+    while (end > start && isSpace(body[end - 1])) end -= 1;
+    while (end > start && body[end - 1] === '#') end -= 1;
+    while (end > start && isSpace(body[end - 1])) end -= 1;
+    return body.slice(start, Math.max(start + 1, end));
+  }
+  return undefined;
 }

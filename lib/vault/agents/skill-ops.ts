@@ -2,6 +2,7 @@ import { oneLine } from '../git/changelog';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote, parseFrontmatter, setFrontmatterFields, splitNote } from '../notes/frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
+import { trimEndOf } from '../text';
 import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
 import { requireOpenSession } from './sessions';
 import type { Vault } from '../vault';
@@ -19,7 +20,7 @@ import { INBOX_FLAGS, moltSkillInputSchema, parseInput, type MoltSkillInput, typ
 export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<MoltSkillResult> {
   const input = parseInput(moltSkillInputSchema, given);
   const session = requireOpenSession(vault, input.session);
-  const name = slugify(input.name).replace(/-+$/, '');
+  const name = trimEndOf(slugify(input.name), '-');
   if (!name) throw new VaultError('invalid_input', 'name must contain letters or digits (it becomes skills/<name>.md).', { field: 'name' });
   const content = input.content;
   if (parseFrontmatter(content).parts.hasFrontmatter) {

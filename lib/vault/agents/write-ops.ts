@@ -1,8 +1,10 @@
 import { VaultError, isVaultError } from '../errors';
 import { editFrontmatter, parseFrontmatter, type ParsedFrontmatter } from '../notes/frontmatter';
 import { formatDate, formatTime } from '../ids';
+import { trailingLineBreaksStart } from '../text';
 import { normalizeNotePath } from '../notes/paths';
-import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
+import { MASK } from '../write/secret-rules';
+import { assertNoSecret, describeSecrets, maskSecrets, refusedSecret, type SecretFinding } from '../write/secrets';
 import { requireOpenSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
@@ -16,19 +18,36 @@ function withRemovals(fields: Record<string, unknown> | undefined): Record<strin
   return fields && Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value === null ? undefined : value]));
 }
 
+/**
+ * The fields with secrets masked, each value scanned together with its key name (`api_key: <hex>`
+ * is caught as `api_key = <hex>` in content is) and each key on its own.
+ */
 function maskFields(fields: Record<string, unknown> | undefined): { fields: Record<string, unknown> | undefined; findings: SecretFinding[] } {
   if (!fields) return { fields, findings: [] };
   const findings: SecretFinding[] = [];
-  const mask = (v: unknown): unknown => {
+  const mask = (key: string, v: unknown): unknown => {
     if (typeof v === 'string') {
-      const m = maskSecrets(v);
-      findings.push(...m.findings);
-      return m.text;
+      const joined = maskSecrets(`${key}: ${v}`);
+      if (joined.findings.length === 0) return v;
+      findings.push(...joined.findings);
+      if (joined.text.startsWith(`${key}: `)) return joined.text.slice(key.length + 2);
+      const alone = maskSecrets(v);
+      return alone.findings.length > 0 ? alone.text : MASK;
     }
-    return Array.isArray(v) ? v.map(mask) : v;
+    if (Array.isArray(v)) return v.map((item) => mask(key, item));
+    if (v !== null && typeof v === 'object') return maskObject(v as Record<string, unknown>);
+    return v;
   };
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) out[key] = mask(value);
+  const maskObject = (object: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(object)) {
+      const name = maskSecrets(key);
+      findings.push(...name.findings);
+      out[name.text] = mask(key, value);
+    }
+    return out;
+  };
+  const out = maskObject(fields);
   return { fields: out, findings };
 }
 
@@ -37,7 +56,7 @@ function appendToText(text: string, section: string): string {
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   let body = section.replace(/^(\r?\n)+/, '').replace(/\r?\n/g, '\n');
   if (!body.endsWith('\n')) body += '\n';
-  return `${text.replace(/(\r?\n)*$/, eol)}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
+  return `${text.slice(0, trailingLineBreaksStart(text))}${eol}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
 }
 
 /** The note's text as written back: its byte-order mark, if it had one, kept. */
@@ -99,6 +118,8 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
   const input = parseInput(writeNoteInputSchema, given);
   const session = requireOpenSession(vault, input.session);
   const path = normalizeNotePath(input.path, { forWrite: true });
+  // Before anything is filed: a path becomes an inbox name, a commit subject and a changelog line.
+  assertNoSecret('path', path);
   const mode = input.mode;
   const folder = folderOf(vault, path);
   if (folder === 'inbox') throw new VaultError('forbidden', `${path} is in the inbox: use propose_to_inbox to send a proposal.`, { field: 'path' });
@@ -170,6 +191,8 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
       message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).`,
     };
   } catch (error) {
+    const refused = refusedSecret(error);
+    if (refused) return secretToInbox(vault, session, { path, mode, content, fields, reason, refused });
     if (!isVaultError(error, 'conflict')) throw error;
     const now = await readIfExists(vault, path);
     if (!now) throw new VaultError('conflict', `${path} was deleted while you wrote it; nothing was written.`);
@@ -225,5 +248,72 @@ async function conflictToInbox(
     hash: current.hash,
     inbox_path: inboxPath,
     message: `${why}; nothing was overwritten. Your version is in the inbox at ${inboxPath} (flag: conflict) for a person to merge. read_note ${path} again and redo your change on the current version (hash ${current.hash}).`,
+  };
+}
+
+/**
+ * A write the write path refused because of a secret found under the lock: one the edit completes
+ * with the note's neighbouring lines (a value appended after `password = `, a key's body after its
+ * BEGIN line), or one in a person's uncommitted version of the note, which Lucid will not commit.
+ * The agent's version goes to the inbox with the secret masked; the reply says why, masked.
+ */
+async function secretToInbox(
+  vault: Vault,
+  session: OpenSession,
+  input: {
+    path: string;
+    mode: WriteNoteInput['mode'];
+    content?: string;
+    fields?: Record<string, unknown>;
+    reason: string;
+    refused: NonNullable<ReturnType<typeof refusedSecret>>;
+  },
+): Promise<WriteNoteResult> {
+  const { path, mode, refused } = input;
+  const current = await readIfExists(vault, path);
+  const proposed = refused.mask(
+    mode === 'append' || !current
+      ? (input.content ?? '')
+      : composeWrite(vault, mode === 'create' ? 'replace' : mode, current.text ?? '', input.content, input.fields).text,
+  );
+  const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
+  const kinds = describeSecrets(refused.findings);
+  if (refused.where === 'edit') {
+    const { path: inboxPath, result } = await fileSecretProposal(vault, session, {
+      target: path,
+      action,
+      content: proposed,
+      reason: input.reason,
+      current,
+      secrets: refused.findings,
+      also: 'The secret was completed by the lines already in the note next to the change.',
+    });
+    return {
+      status: 'possible_secret',
+      path,
+      edit_id: result.editId,
+      commit: result.commit,
+      hash: current?.hash ?? null,
+      inbox_path: inboxPath,
+      message: `${path} was not written: with the lines next to it in the note, your change makes what looks like ${kinds}, and secrets are never committed. Your version, with the secret masked, is in the inbox at ${inboxPath} (flag: possible-secret) for a person to review. Write again without the secret (name where it is kept instead).`,
+    };
+  }
+  const { path: inboxPath, result } = await fileProposal(vault, session, {
+    target: path,
+    action,
+    content: proposed,
+    reason: input.reason,
+    flag: INBOX_FLAGS.conflict,
+    baseBlob: current ? blobOfNote(current) : undefined,
+    explanation: `${refused.path} has uncommitted changes, made outside Lucid, that hold what looks like ${kinds}. Lucid never commits secrets, so it neither saved those changes nor wrote ${session.actor}'s change over them. This is ${session.actor}'s change: remove the secret from the note (keep it in a secret manager), then apply it.`,
+  });
+  return {
+    status: 'conflict',
+    path,
+    edit_id: result.editId,
+    commit: result.commit,
+    hash: current?.hash ?? null,
+    inbox_path: inboxPath,
+    message: `${path} was not written: ${refused.path === path ? 'the note' : refused.path} has uncommitted changes, made outside Lucid, that hold what looks like ${kinds}, and Lucid never commits secrets, so it neither saved them nor wrote over them. Your change is in the inbox at ${inboxPath} (flag: conflict) for a person to apply once the secret is gone. Do not retry until then, and never copy the secret.`,
   };
 }

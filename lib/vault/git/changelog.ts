@@ -66,19 +66,117 @@ export function formatChangelogLine(entry: ChangelogEntry): string {
   return `- ${parts.join(' · ')} ^${entry.editId}`;
 }
 
-// The actor may hold spaces (`human:Ada Lovelace`); it runs up to the ` · ` before the op.
-const LINE =
-  /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) (?:\[\[([^\]]+)\]\]|\[[^\]]*\]\(([^)\s]+)\))(?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/;
+// The actor may hold spaces (`human:Ada Lovelace`); it runs up to the ` · ` before the op. What the
+// line parser accepts and captures is exactly what this regex would (`tests/unit/changelog.spec.ts`
+// compares the two); the regex itself is not run: on a line of many ` · [[x]]` it backtracks in cubic time.
+//   /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · (\S.*?) · (\S+) (?:\[\[([^\]]+)\]\]|\[[^\]]*\]\(([^)\s]+)\))(?: · (.*?))?(?: · \[\[([^\]|]+)\|session\]\])? \^(e[a-z2-7]{12})\s*$/
+const LINE_HEAD = /^- (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) · /;
+const LINE_TAIL = /^ \^(e[a-z2-7]{12})$/;
+const SEP = ' · ';
+const SESSION_END = '|session]]';
+
+/** The first index at or after a rising `from` where `pattern` (global) matches, or `text.length`; each call resumes the last scan. */
+function forwardFinder(text: string, pattern: RegExp): (from: number) => number {
+  let found = -1;
+  let scannedFrom = Number.POSITIVE_INFINITY;
+  return (from) => {
+    if (from < scannedFrom || from > found) {
+      pattern.lastIndex = from;
+      found = pattern.exec(text)?.index ?? text.length;
+      scannedFrom = from;
+    }
+    return found;
+  };
+}
+
+type LineMatch = [string, string, string, string, string, string | undefined, string | undefined, string | undefined, string | undefined, string];
+
+/** `LINE.exec(raw)` of the regex above, in linear time: the same captures, or null. */
+function matchLine(raw: string): LineMatch | null {
+  const head = LINE_HEAD.exec(raw);
+  if (!head) return null;
+  const actorStart = head[0].length;
+  let end = raw.length;
+  while (end > 0 && /\s/.test(raw[end - 1])) end -= 1;
+  const tailStart = end - 15;
+  const tail = tailStart > actorStart ? LINE_TAIL.exec(raw.slice(tailStart, end)) : null;
+  if (!tail || /\s/.test(raw[actorStart])) return null;
+  const nextBreak = forwardFinder(raw, /[\n\r\u2028\u2029]/g);
+  const nextSpace = forwardFinder(raw, /\s/g);
+  const nextBracket = forwardFinder(raw, /\]/g);
+  const nextParenOrSpace = forwardFinder(raw, /[)\s]/g);
+  const nextSessionOpen = forwardFinder(raw, / · \[\[/g);
+  // A ` · [[X|session]]` must end where the tail starts; X holds no `]` or `|`.
+  const sessionBar = tailStart - SESSION_END.length;
+  const hasSessionEnd = raw.startsWith(SESSION_END, sessionBar);
+  let lastStop = -1;
+  if (hasSessionEnd) for (let i = sessionBar - 1; i >= 0 && lastStop === -1; i -= 1) if (raw[i] === ']' || raw[i] === '|') lastStop = i;
+  const sessionAt = (at: number): string | null =>
+    hasSessionEnd && raw.startsWith(' · [[', at) && at + 5 < sessionBar && at + 5 > lastStop ? raw.slice(at + 5, sessionBar) : null;
+  // From the end of the link: ` · reason` (shortest), then ` · [[session]]`, then the tail.
+  const rest = (linkEnd: number): { reason: string | undefined; session: string | undefined } | null => {
+    if (raw.startsWith(SEP, linkEnd)) {
+      const reasonStart = linkEnd + SEP.length;
+      const breakAt = nextBreak(reasonStart);
+      let candidate = hasSessionEnd ? nextSessionOpen(Math.max(reasonStart, lastStop - 4)) : raw.length;
+      if (candidate < raw.length && sessionAt(candidate) === null) candidate = raw.length;
+      const viaTail = tailStart >= reasonStart ? tailStart : raw.length;
+      const reasonEnd = Math.min(candidate, viaTail);
+      if (reasonEnd < raw.length && reasonEnd <= breakAt) {
+        const session = reasonEnd === candidate ? (sessionAt(candidate) as string) : undefined;
+        return { reason: raw.slice(reasonStart, reasonEnd), session };
+      }
+    }
+    const session = sessionAt(linkEnd);
+    if (session !== null) return { reason: undefined, session };
+    return linkEnd === tailStart ? { reason: undefined, session: undefined } : null;
+  };
+  const actorBreak = nextBreak(actorStart);
+  for (let sep = raw.indexOf(SEP, actorStart + 1); sep !== -1 && sep <= actorBreak; sep = raw.indexOf(SEP, sep + 1)) {
+    const opStart = sep + SEP.length;
+    const opEnd = nextSpace(opStart);
+    if (opEnd === opStart || raw[opEnd] !== ' ') continue;
+    const link = opEnd + 1;
+    let linkEnd = -1;
+    let wikiTarget: string | undefined;
+    let markdownTarget: string | undefined;
+    if (raw.startsWith('[[', link)) {
+      const close = nextBracket(link + 2);
+      if (close > link + 2 && raw.startsWith(']]', close)) {
+        linkEnd = close + 2;
+        wikiTarget = raw.slice(link + 2, close);
+      }
+    }
+    if (linkEnd === -1 && raw[link] === '[') {
+      const close = nextBracket(link + 1);
+      if (raw[close + 1] === '(') {
+        const paren = nextParenOrSpace(close + 2);
+        if (paren > close + 2 && raw[paren] === ')') {
+          linkEnd = paren + 1;
+          markdownTarget = raw.slice(close + 2, paren);
+        }
+      }
+    }
+    if (linkEnd === -1) continue;
+    const found = rest(linkEnd);
+    if (!found) continue;
+    const actor = raw.slice(actorStart, sep);
+    const op = raw.slice(opStart, opEnd);
+    return [raw, head[1], head[2], actor, op, wikiTarget, markdownTarget, found.reason, found.session, tail[1]];
+  }
+  return null;
+}
 
 /** Parses one changelog line; null for anything else (titles, blank lines, a person's notes). */
 export function parseChangelogLine(raw: string): ChangelogLine | null {
-  const match = LINE.exec(raw);
+  const match = matchLine(raw);
   if (!match) return null;
   const [, date, time, actor, op, wikiTarget, markdownTarget, reason = '', session, editId] = match;
-  let target = wikiTarget ? `${wikiTarget}.md` : markdownTarget;
+  // one of the two link forms always matched
+  let target = wikiTarget ? `${wikiTarget}.md` : (markdownTarget as string);
   if (!wikiTarget) {
     try {
-      target = decodeURIComponent(markdownTarget);
+      target = decodeURIComponent(markdownTarget as string);
     } catch {
       // keep it as written
     }

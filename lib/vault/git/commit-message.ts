@@ -1,4 +1,5 @@
 import { oneLine } from './changelog';
+import { trimEndOf } from '../text';
 
 /**
  * Lucid's commit messages, written and read in this one file: a subject `<op> <path>`, the
@@ -41,7 +42,7 @@ export function formatCommitMessage(input: CommitMessageInput): string {
 
 /** Splits a commit message into subject, body and the trailers of its last paragraph. */
 export function parseCommitMessage(message: string): { subject: string; body: string; trailers: Record<string, string> } {
-  const text = message.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  const text = trimEndOf(message.replace(/\r\n/g, '\n'), '\n');
   const [subject, ...rest] = text.split('\n');
   const paragraphs = rest
     .join('\n')

@@ -144,7 +144,7 @@ function parseYamlDocument(source: string): { data: FrontmatterData; doc: Docume
   });
   if (complexKey !== null) {
     const line = source.slice(0, complexKey).split('\n').length;
-    const braces = /\{\{[^}]*\}\}/.test(source) ? ' (an unfilled {{placeholder}} from a template?)' : '';
+    const braces = hasPlaceholder(source) ? ' (an unfilled {{placeholder}} from a template?)' : '';
     throw new VaultError('invalid_frontmatter', `Invalid YAML on line ${line}: a property name cannot be a list or a mapping${braces}.`, { line });
   }
   if (doc.errors.length > 0) {
@@ -371,3 +371,14 @@ export function editFrontmatter(text: string, changes: Record<string, unknown>, 
 
 /** A block scalar header with keep chomping (`|+`, `>+`, `|2+`, `>+2`), possibly with a comment. */
 const KEEP_BLOCK = /[|>](?:[1-9]?\+|\+[1-9])[ \t]*(?:#.*)?\r?$/m;
+
+/** Whether `source` holds a `{{placeholder}}`: what `/\{\{[^}]*\}\}/.test(source)` says, in one pass (that regex is quadratic on `{{{{…`). */
+function hasPlaceholder(source: string): boolean {
+  let close = -1;
+  for (let open = source.indexOf('{{'); open !== -1; open = source.indexOf('{{', open + 1)) {
+    if (close < open + 2) close = source.indexOf('}', open + 2);
+    if (close === -1) return false;
+    if (source[close + 1] === '}') return true;
+  }
+  return false;
+}

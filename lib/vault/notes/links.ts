@@ -204,8 +204,12 @@ export function findWikilinks(text: string, hidden: readonly (readonly [number, 
     }
     const close = text.indexOf(']]', open + 2);
     const limit = next ? next[0] : text.length;
-    if (close < 0 || close + 2 > limit) {
-      from = open + 2;
+    // No `]]` after this `[[`: none after a later one either.
+    if (close < 0) break;
+    if (close + 2 > limit) {
+      // Every `[[` before the hidden range meets the same `]]`: jump to the range instead of
+      // scanning to that `]]` again from each one (quadratic on a long run of `[[`).
+      from = Math.max(open + 2, Math.min(close - 1, limit));
       continue;
     }
     const start = text.lastIndexOf('[[', close - 2);

@@ -1,5 +1,6 @@
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
+import { trimEndOf } from '../text';
 
 /** Folders no Lucid tool ever reads or writes through a note path, at any depth. */
 const NEVER = ['.git'];
@@ -77,7 +78,7 @@ function reservedForm(segment: string): string {
   const lower = foldName(segment);
   // NTFS opens `.git::$INDEX_ALLOCATION` and `.git:stream` as `.git`.
   const base = lower.startsWith(':') ? lower : lower.split(':')[0];
-  const trimmed = base.replace(/[. ]+$/, '');
+  const trimmed = trimEndOf(base, '. ');
   return trimmed === '' ? lower : trimmed;
 }
 

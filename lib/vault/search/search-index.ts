@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultError } from '../errors';
+import { trimEndOf, trimStartOf } from '../text';
 import { buildMatchExpression, scanQuery } from './query';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
@@ -452,10 +453,7 @@ function parentFolder(notePath: string): string {
 
 function normalizeFolder(folder: string | undefined): string {
   if (!folder) return '';
-  return folder
-    .replaceAll('\\', '/')
-    .replace(/^(\.\/)+/, '')
-    .replace(/^\/+|\/+$/g, '');
+  return trimEndOf(trimStartOf(folder.replaceAll('\\', '/').replace(/^(\.\/)+/, ''), '/'), '/');
 }
 
 function clampLimit(limit: number | undefined): number {

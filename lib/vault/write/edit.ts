@@ -5,7 +5,7 @@ import type { FileOwner, VaultFs } from '../fs';
 import { isSessionId } from '../ids';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
-import { assertWritableRepo, blobId, commitPaths, HeadMovedError, headState, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
+import { assertWritableRepo, blobId, commitPaths, HeadMovedError, headState, showFile, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
 import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
@@ -17,6 +17,7 @@ import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined
 import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
 import { beginJournal, hasCrashLeftovers, recoverInterruptedWrite, type Journal, type RecoveryReport, type StageHook } from './journal';
 import { withVaultLock, type LockOptions } from './lock';
+import { assertNoSecret, findAddedSecrets, findSecrets, secretRefusal } from './secrets';
 
 /** Everything the write path needs from the vault it writes to. */
 export interface WriteContext {
@@ -72,7 +73,10 @@ interface Write {
  * once and its hash compared with `expectedHash` (a mismatch is a `conflict`), new text is
  * validated against its type's schema, a person's uncommitted version of any touched file is
  * first committed as theirs, the files are written atomically, and the commit is made through a
- * temporary index. If anything fails, every file is put back as it was. Each commit is preceded
+ * temporary index. If anything fails, every file is put back as it was. Nothing that looks like a
+ * secret is committed (code `forbidden`, masked, see write/secrets.ts): in a path, the reason or a
+ * trailer; in what an agent's edit adds, read with its neighbouring lines; in a person's
+ * uncommitted version of a touched file, which is then not saved. Each commit is preceded
  * by a write-ahead record in `.lucid/` (write/journal.ts): an edit a dead writer left unfinished
  * is finished or undone by the next writer, before anything else, under the same lock.
  */
@@ -96,6 +100,10 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
     if (change.path === CONFIG_FILE && request.op !== 'init') throw new VaultError('forbidden', 'lucid.json is written by lucid init.');
   }
   const trailers = (request.trailers ?? []).map(([k, v]) => [k, oneLine(v)] as [string, string]);
+  // Paths, the reason and trailers go into the commit message and the changelog line.
+  for (const path of new Set([subjectPath, ...changes.map((c) => c.path)])) assertNoSecret('path', path);
+  assertNoSecret('reason', reason);
+  for (const [, value] of trailers) assertNoSecret('commit trailer', value);
 
   return withVaultLock(
     nodePath.join(ctx.stateDir(), 'vault'),
@@ -109,7 +117,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
         } catch (error) {
           if (!(error instanceof HeadMovedError) || attempt >= HEAD_MOVED_RETRIES) throw error;
           // a short random pause, so a person committing in a loop does not meet every attempt
-          await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+          await new Promise((resolve) => setTimeout(resolve, Math.min(400, 10 + Math.random() * 40 * attempt)));
         }
       }
     },
@@ -117,7 +125,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
   );
 }
 
-const HEAD_MOVED_RETRIES = 8;
+const HEAD_MOVED_RETRIES = 20;
 
 /** One attempt at an edit, under the lock: read, check, save the person's work, write, commit. */
 async function editLocked(
@@ -138,6 +146,7 @@ async function editLocked(
   let parent = head;
   let savedPersonCommit: string | null = null;
   if (dirty.length > 0) {
+    await refuseUncommittedSecrets(ctx, head, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const], dirty);
     const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
     const saved = await commitLocked(ctx, {
       actor: ctx.person,
@@ -203,6 +212,10 @@ async function prepare(ctx: WriteContext, request: EditRequest, change: FileChan
   const content = typeof change.content === 'function' ? change.content(existing?.note ?? null, existing?.parsed ?? undefined) : change.content;
   const composed = content !== null && typeof content === 'object' ? content : null;
   const text = composed ? composed.text : content;
+  if (typeof text === 'string' && request.actor.startsWith('agent:')) {
+    const added = findAddedSecrets(current ? current.bytes.toString('utf8') : null, text);
+    if (added.length > 0) throw secretRefusal('edit', change.path, text, added);
+  }
   let bytes: Uint8Array | null = null;
   let note: Note | undefined;
   if (text !== null) {
@@ -264,6 +277,27 @@ async function uncommittedPaths(repo: GitRepo, committed: Map<string, string>, f
   const onDisk = await worktreeBlobs(repo, suspects);
   for (const path of suspects) if ((onDisk.get(path) ?? null) !== (committed.get(path) ?? null)) dirty.add(path);
   return [...seen].filter((path) => dirty.has(path));
+}
+
+/**
+ * Refuses to save a person's uncommitted version of a file when what it adds to HEAD's version looks
+ * like a secret: Lucid never commits one, not even as the person's own edit. HEAD's version is read
+ * (one git process) only when the file holds a finding at all.
+ */
+async function refuseUncommittedSecrets(
+  ctx: WriteContext,
+  head: string | null,
+  files: readonly (readonly [string, Current | null])[],
+  dirty: readonly string[],
+): Promise<void> {
+  for (const [path, current] of files) {
+    if (!current || !dirty.includes(path)) continue;
+    const text = current.bytes.toString('utf8');
+    if (findSecrets(text).length === 0) continue;
+    const committed = head ? await showFile(ctx.repo, head, path) : null;
+    const added = findAddedSecrets(committed, text);
+    if (added.length > 0) throw secretRefusal('uncommitted', path, text, added);
+  }
 }
 
 async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
@@ -328,6 +362,8 @@ async function commitLocked(
   });
   const done: Write[] = [];
   const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])];
+  // Composing and checking may have run past the stale time: nothing is written once the lock is lost.
+  input.assertHeld();
   const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
   try {
     // Deletions last: a write that fails (a full disk, a read-only folder) then fails before any

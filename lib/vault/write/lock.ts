@@ -7,6 +7,8 @@ import { VaultError } from '../errors';
 
 /** How long a lock may go without a heartbeat before another process may take it over. */
 const LOCK_STALE_MS = 10_000;
+/** proper-lockfile's own floor for the stale time. */
+const MIN_STALE_MS = 2000;
 
 /** Options for {@link withVaultLock}. */
 export interface LockOptions {
@@ -74,16 +76,42 @@ async function withFileLock<T>(lockPath: string, task: (assertHeld: () => void) 
       await new Promise((resolve) => setTimeout(resolve, 15 + Math.random() * 35));
     }
   }
-  writeOwner(lockPath);
+  const heldIno = writeOwner(lockPath);
+  // Taken over by another process: its lock directory must not be removed by our unlock.
+  let takenOver = false;
   const assertHeld = () => {
     if (compromised) throw new VaultError('locked', `The vault lock was lost while writing (${(compromised as Error).message}); nothing was committed.`);
+    // proper-lockfile notices a takeover only when its refresh timer runs, which long synchronous work
+    // (composing or scanning a large note) delays past the stale time: look at the lock directory now.
+    const lost = lockLost(lockPath, heldIno, Math.max(stale, MIN_STALE_MS));
+    if (lost === null) return;
+    takenOver = lost.takenOver;
+    throw new VaultError('locked', `The vault lock was lost while writing (${lost.why}); nothing was committed. Try again.`);
   };
   try {
     return await task(assertHeld);
   } finally {
     removeOwner(lockPath);
-    await unlock!().catch(() => undefined);
+    if (!takenOver) await unlock!().catch(() => undefined);
   }
+}
+
+/**
+ * Why the lock directory is no longer this holder's (gone, or another inode: another process took it
+ * over), or why it may be taken over at any moment (its heartbeat is older than the stale time, the
+ * test every other process makes); null while it is still ours and fresh.
+ */
+function lockLost(lockPath: string, heldIno: number | null, stale: number): { why: string; takenOver: boolean } | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(`${lockPath}.lock`);
+  } catch {
+    return { why: 'its lock directory is gone', takenOver: true };
+  }
+  if (heldIno !== null && stat.ino !== heldIno) return { why: 'another process took it over', takenOver: true };
+  const age = Date.now() - stat.mtimeMs;
+  if (age > stale) return { why: `it was not refreshed for ${Math.round(age / 1000)} s, so another process may take it over`, takenOver: false };
+  return null;
 }
 
 /** Who holds the lock: written beside the lock directory (proper-lockfile removes it with rmdir, so nothing goes inside). */
@@ -98,15 +126,19 @@ interface LockOwner {
 
 const ownerPath = (lockPath: string) => `${lockPath}.owner`;
 
-function writeOwner(lockPath: string): void {
+/** Writes the owner file; returns the lock directory's inode (null if it could not be read). */
+function writeOwner(lockPath: string): number | null {
+  let ino: number | null = null;
   try {
-    const owner: LockOwner = { pid: process.pid, hostname: hostname(), pidNamespace: pidNamespace(), ino: fs.statSync(`${lockPath}.lock`).ino };
+    ino = fs.statSync(`${lockPath}.lock`).ino;
+    const owner: LockOwner = { pid: process.pid, hostname: hostname(), pidNamespace: pidNamespace(), ino };
     const temp = `${ownerPath(lockPath)}.${process.pid}`;
     fs.writeFileSync(temp, JSON.stringify(owner));
     fs.renameSync(temp, ownerPath(lockPath));
   } catch {
     // without an owner file, a crash of this holder is only taken over once the lock is stale
   }
+  return ino;
 }
 
 function removeOwner(lockPath: string): void {

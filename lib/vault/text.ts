@@ -1,0 +1,31 @@
+// Trimming in linear time. A regex anchored at the end (`/-+$/`, `/\n*$/`) is retried from every
+// position of a run of the trimmed characters, so a long run costs its length squared; these walk
+// from the end once.
+
+/** `text` without the characters of `chars` at its end (what `text.replace(/[chars]+$/, '')` returns). */
+export function trimEndOf(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1])) end -= 1;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** `text` without the characters of `chars` at its start (what `text.replace(/^[chars]+/, '')` returns). */
+export function trimStartOf(text: string, chars: string): string {
+  let start = 0;
+  while (start < text.length && chars.includes(text[start])) start += 1;
+  return start === 0 ? text : text.slice(start);
+}
+
+/**
+ * Where the line breaks at the end of `text` begin: the start of its longest suffix made of `\n` and
+ * `\r\n` (what `/(\r?\n)*$/` matches). A `\r` not followed by `\n` is kept.
+ */
+export function trailingLineBreaksStart(text: string): number {
+  let start = text.length;
+  while (start > 0) {
+    const c = text[start - 1];
+    if (c === '\n' || (c === '\r' && start < text.length && text[start] === '\n')) start -= 1;
+    else break;
+  }
+  return start;
+}
