@@ -139,16 +139,12 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
     const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
     const proposed =
       mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields).text;
-    const { path: inboxPath, result } = await fileSecretProposal(vault, session, { target: path, action, content: proposed, reason, current, secrets });
-    return {
-      status: 'possible_secret',
-      path,
-      edit_id: result.editId,
-      commit: result.commit,
-      hash: current?.hash ?? null,
-      inbox_path: inboxPath,
-      message: `${path} was not written: your ${maskedContent.findings.length > 0 ? 'content' : 'fields'} held what looks like ${describeSecrets(secrets)}, and secrets are never committed. Your version, with the secret masked, is in the inbox at ${inboxPath} (flag: possible-secret) for a person to review. Write again without the secret (name where it is kept instead).`,
-    };
+    return proposeSecret(
+      vault,
+      session,
+      { target: path, action, content: proposed, reason, current, secrets },
+      `your ${maskedContent.findings.length > 0 ? 'content' : 'fields'} held what looks like ${describeSecrets(secrets)}`,
+    );
   }
 
   // Without an expected hash, an append or a field change is composed only under the vault lock,
@@ -279,24 +275,20 @@ async function secretToInbox(
   const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
   const kinds = describeSecrets(refused.findings);
   if (refused.where === 'edit') {
-    const { path: inboxPath, result } = await fileSecretProposal(vault, session, {
-      target: path,
-      action,
-      content: proposed,
-      reason: input.reason,
-      current,
-      secrets: refused.findings,
-      also: 'The secret was completed by the lines already in the note next to the change.',
-    });
-    return {
-      status: 'possible_secret',
-      path,
-      edit_id: result.editId,
-      commit: result.commit,
-      hash: current?.hash ?? null,
-      inbox_path: inboxPath,
-      message: `${path} was not written: with the lines next to it in the note, your change makes what looks like ${kinds}, and secrets are never committed. Your version, with the secret masked, is in the inbox at ${inboxPath} (flag: possible-secret) for a person to review. Write again without the secret (name where it is kept instead).`,
-    };
+    return proposeSecret(
+      vault,
+      session,
+      {
+        target: path,
+        action,
+        content: proposed,
+        reason: input.reason,
+        current,
+        secrets: refused.findings,
+        also: 'The secret was completed by the lines already in the note next to the change.',
+      },
+      `with the lines next to it in the note, your change makes what looks like ${kinds}`,
+    );
   }
   const { path: inboxPath, result } = await fileProposal(vault, session, {
     target: path,
@@ -315,5 +307,19 @@ async function secretToInbox(
     hash: current?.hash ?? null,
     inbox_path: inboxPath,
     message: `${path} was not written: ${refused.path === path ? 'the note' : refused.path} has uncommitted changes, made outside Lucid, that hold what looks like ${kinds}, and Lucid never commits secrets, so it neither saved them nor wrote over them. Your change is in the inbox at ${inboxPath} (flag: conflict) for a person to apply once the secret is gone. Do not retry until then, and never copy the secret.`,
+  };
+}
+
+/** Files an agent's write that held a secret (masked) as an inbox proposal; `why` says what was found, for the reply. */
+async function proposeSecret(vault: Vault, session: OpenSession, proposal: Parameters<typeof fileSecretProposal>[2], why: string): Promise<WriteNoteResult> {
+  const { path: inboxPath, result } = await fileSecretProposal(vault, session, proposal);
+  return {
+    status: 'possible_secret',
+    path: proposal.target,
+    edit_id: result.editId,
+    commit: result.commit,
+    hash: proposal.current?.hash ?? null,
+    inbox_path: inboxPath,
+    message: `${proposal.target} was not written: ${why}, and secrets are never committed. Your version, with the secret masked, is in the inbox at ${inboxPath} (flag: possible-secret) for a person to review. Write again without the secret (name where it is kept instead).`,
   };
 }
