@@ -67,3 +67,12 @@ export function folderOf(vault: Vault, path: string): 'inbox' | 'sessions' | 'sk
   if (under(vault.layout.skills)) return 'skills';
   return null;
 }
+
+/**
+ * The sentence that tells an agent its write first committed a person's uncommitted edit of the
+ * file as theirs (empty when it did not), so the agent reads what the person changed.
+ */
+export function savedPersonSentence(vault: Vault, result: EditResult, path: string): string {
+  if (!result.savedPersonCommit) return '';
+  return ` ${path} had changes ${vault.person} saved and had not committed: Lucid committed them as theirs first (commit ${result.savedPersonCommit.slice(0, 7)}), then applied yours on top. read_note ${path} to see what they changed; their version is the instruction.`;
+}

@@ -230,10 +230,12 @@ export class CommitIndex {
     return row ? toRecord(row) : null;
   }
 
-  /** The commit with this sha, or null. */
+  /** The commit with this sha (or this unambiguous prefix of at least 7 hex digits), or null. */
   bySha(sha: string): (CommitRecord & { seq: number }) | null {
-    const row = this.db.prepare('SELECT * FROM commits WHERE sha = ?').get(sha) as Row | undefined;
-    return row ? toRecord(row) : null;
+    const wanted = sha.toLowerCase();
+    if (!/^[0-9a-f]{7,64}$/.test(wanted)) return null;
+    const rows = this.db.prepare('SELECT * FROM commits WHERE sha >= ? AND sha < ? ORDER BY sha LIMIT 2').all(wanted, `${wanted}g`) as Row[];
+    return rows.length === 1 ? toRecord(rows[0]) : null;
   }
 
   /** A file's commits, newest first, following renames back through its earlier names. */
