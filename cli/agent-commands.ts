@@ -321,7 +321,7 @@ export const agentCommands = {
           return 0;
         }
         if (action === 'start') {
-          await upgradeInstall(vault);
+          await upgradeInstall(vault).catch((error: Error) => io.err(`lucid: could not upgrade the install (${error.message}); going on.`));
           const result = await startSession(vault, { ...cliInputs.sessionStart(values), owner: OWNER });
           if (values.json) printJson(io, result);
           else io.out(renderStart(result));

@@ -106,6 +106,8 @@ export async function serve(io: Io, options: { vaultRoot: string; port?: number;
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) io.out(`Upgraded the install: committed ${upgraded.join(', ')}.`);
+  } catch (error) {
+    io.err(`lucid: could not upgrade the install (${(error as Error).message}); serving the vault as it is.`);
   } finally {
     vault.close();
   }

@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import os from 'node:os';
 import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
-import { VaultError } from './errors';
+import { VaultError, isVaultError } from './errors';
 import { hashBytes } from './notes/frontmatter';
 import { nodeFs, type VaultFs } from './fs';
 import { trailerGrep, TRAILER } from './git/commit-message';
@@ -169,8 +169,10 @@ export function changelogAttributes(layout: VaultLayout): string[] {
 function gitattributesChange(fs: VaultFs, root: string, layout: VaultLayout): FileChange | null {
   const file = nodePath.join(root, '.gitattributes');
   const current = fs.existsSync(file) ? fs.readFileSync(file).toString('utf8') : null;
-  const present = new Set((current ?? '').split(/\r?\n/).map((l) => l.trim().replace(/\s+/g, ' ')));
-  const missing = changelogAttributes(layout).filter((l) => !present.has(l));
+  // `changelog.md merge=union` written by hand (unanchored, as VAULT-FORMAT shows it) counts too.
+  const normal = (line: string) => line.trim().replace(/\s+/g, ' ').replace(/^\//, '');
+  const present = new Set((current ?? '').split(/\r?\n/).map(normal));
+  const missing = changelogAttributes(layout).filter((l) => !present.has(normal(l)));
   if (missing.length === 0) return null;
   const base = current === null || current === '' ? '' : current.endsWith('\n') ? `${current}\n` : `${current}\n\n`;
   return {
@@ -192,16 +194,24 @@ const UPGRADE_MARK = 'upgraded-1.json';
 export async function upgradeInstall(vault: Vault): Promise<string[]> {
   const mark = nodePath.join(vault.stateDir(), UPGRADE_MARK);
   if (vault.fs.existsSync(mark) || !vault.fs.existsSync(nodePath.join(vault.root, vault.layout.changelog))) return [];
-  const change = gitattributesChange(vault.fs, vault.root, vault.layout);
+  // A person in the middle of editing .gitattributes: their edit is not committed for them; try next time.
+  if ((await runGit(vault.repo, ['status', '--porcelain', '--', ':(literal).gitattributes'])).trim() !== '') return [];
+  let change = gitattributesChange(vault.fs, vault.root, vault.layout);
   if (change) {
-    await vault.edit({
-      actor: vault.person,
-      op: 'init',
-      path: '.gitattributes',
-      reason: 'upgraded the install: .gitattributes marks the changelog merge=union, so plain git revert, merge and pull never conflict on it',
-      changes: [change],
-      skipValidation: true,
-    });
+    try {
+      await vault.edit({
+        actor: vault.person,
+        op: 'init',
+        path: '.gitattributes',
+        reason: 'upgraded the install: .gitattributes marks the changelog merge=union, so plain git revert, merge and pull never conflict on it',
+        changes: [change],
+        skipValidation: true,
+      });
+    } catch (error) {
+      // Another process upgrading at the same moment: done when the lines are now there.
+      if (!isVaultError(error, 'conflict') || gitattributesChange(vault.fs, vault.root, vault.layout)) throw error;
+      change = null;
+    }
   }
   try {
     vault.fs.writeNewFileSync(mark, `${JSON.stringify({ gitattributes: change ? 'added' : 'present' })}\n`);

@@ -200,7 +200,7 @@ describe.skipIf(!haveFixtures)("a person's corrections on real vaults reach the 
         ]) {
           expect(text).toContain(words);
         }
-        expect(text).toContain('- agent-notes/deploys.md: it no longer exists');
+        expect(text).toContain('- agent-notes/deploys.md: it does not exist now');
         expect(text).not.toContain('.obsidian');
         expect(text).not.toContain(TOKEN);
       } finally {

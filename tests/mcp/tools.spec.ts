@@ -133,9 +133,9 @@ describe('start_session', () => {
     const mcp = await connectInMemory(vault);
     pairs.push(mcp);
     const data = ok<{ since_last_session: SinceLastSession }>(await mcp.call('start_session', { agent: 'claude-code', task: 'anything' }));
-    const corrections = data.since_last_session.corrections;
-    expect(corrections.map((c) => c.path)).toEqual(['notes/a.md']);
-    expect(corrections.flatMap((c) => c.changes.map((change) => change.op))).not.toContain('init');
+    // The vault's own first commit is an import, in one line; Lucid's init commit is not listed at all.
+    expect(data.since_last_session.corrections).toEqual([]);
+    expect(data.since_last_session.imports).toEqual([expect.objectContaining({ reason: 'initial', notes: 1, examples: ['notes/a.md'] })]);
   });
 
   it("matches the project by the repo an agent works in, against the projects' repo field", async () => {

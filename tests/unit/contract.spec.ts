@@ -417,6 +417,7 @@ describe('the agent contract: literal lists and outputs', () => {
           },
         ],
         more_notes: 4,
+        more_commits: 0,
         imports: [
           {
             commit: '444444444444',
@@ -438,17 +439,21 @@ describe('the agent contract: literal lists and outputs', () => {
     const lines = text.split('\n');
     const at = (start: string) => lines.findIndex((l) => l.startsWith(start));
     // Grouped by note, in the order given (newest first), each change under its note.
-    expect(at('- notes/a.md: you wrote this note')).toBeLessThan(at('  - human:Ada edited it on disk; not yet committed'));
-    expect(lines[at('  - human:Ada edited it on disk; not yet committed') + 1]).toBe('      - old line');
-    expect(text).toContain('      (and 3 more changed lines)');
+    const header = at('- notes/a.md: you wrote this note');
+    const onDisk = at('  - human:Ada edited it on disk; not yet committed');
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(onDisk).toBeGreaterThan(header);
+    // Changed lines in a diff block, so a removed line never reads as a list item of the note.
+    expect(lines.slice(onDisk + 1, onDisk + 5)).toEqual(['    ```diff', '    - old line', '    + new line', '    ```']);
+    expect(text).toContain('    (and 3 more changed lines)');
     expect(text).toContain('  - human:Ada edited it at 2026-11-29T10:00:00+01:00 (commit abcdef012345): "Fix the date — It was May."');
     expect(text).toContain('  - and 2 earlier changes to this note.');
-    expect(text).toContain('- notes/b.md: it no longer exists: do not recreate it unless your task asks for it.');
+    expect(text).toContain('- notes/b.md: it does not exist now: do not create it unless your task asks for it.');
     expect(text).toContain(
       '  - human:Ada rejected your proposal to create it (inbox/p.md) at 2026-11-29T11:00:00+01:00 (reject, commit 0123456789ab): "no". Do not propose it again unchanged.',
     );
     expect(text).toContain(
-      `  - human:Ada reverted agent:cursor's append of it (edit e1, "deploy rule") at 2026-11-29T12:00:00+01:00 (commit 111111111111): "Revert "append notes/c.md"". The undone edit had changed:`,
+      `  - human:Ada reverted agent:cursor's append of it (edit e1, "deploy rule") at 2026-11-29T12:00:00+01:00 (commit 111111111111): "Revert "append notes/c.md"". What the undone edit had changed (the revert took it back):`,
     );
     expect(text).toContain("  - human:Ada moved agent:cursor's proposal to append it (inbox/q.md) out of the inbox to someday/q.md");
     expect(text).toContain('- and 4 more notes people changed, not listed here');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedLines, personReason, revertedTarget } from '../../lib/vault/agents/corrections';
+import { changedLines, parseStatus, personReason, revertedTarget } from '../../lib/vault/agents/corrections';
 import { DEFAULT_LAYOUT } from '../../lib/vault/config';
 import { changelogAttributes } from '../../lib/vault/init';
 import { isNoteFile } from '../../lib/vault/notes/paths';
@@ -23,6 +23,12 @@ describe("a person's words in a commit", () => {
     expect(personReason({ actor: null, subject: 'Revert "x"', reason: `This reverts commit ${SHA}, reversing\nchanges made to ${SHA}.` })).toBe('Revert "x"');
   });
 
+  it('masks a secret a person pasted into a commit message', () => {
+    const reason = personReason({ actor: null, subject: 'Rotate the key', reason: 'The old one was ghp_0123456789abcdefghijABCDEFGHIJ0123456789.' });
+    expect(reason).toContain('Rotate the key');
+    expect(reason).not.toContain('ghp_0123456789abcdefghij');
+  });
+
   it('cuts a very long message', () => {
     const reason = personReason({ actor: null, subject: 's', reason: 'x'.repeat(5000) });
     expect(reason.length).toBe(1000);
@@ -32,16 +38,18 @@ describe("a person's words in a commit", () => {
 
 describe('what a revert undid', () => {
   it("recognises Lucid's trailers and git's own message", () => {
-    expect(revertedTarget({ op: 'revert', trailers: { 'Lucid-Reverts': 'e7f3a9c2kq' }, reason: '' })).toEqual({ edit: 'e7f3a9c2kq' });
-    expect(revertedTarget({ op: 'revert', trailers: { 'Lucid-Reverts-Commit': SHA }, reason: '' })).toEqual({ sha: SHA });
-    expect(revertedTarget({ op: null, trailers: {}, reason: `This reverts commit ${SHA}.` })).toEqual({ sha: SHA });
-    expect(revertedTarget({ op: null, trailers: {}, reason: 'Some words.\n\nThis reverts commit 0123abc.' })).toEqual({ sha: '0123abc' });
+    expect(revertedTarget({ actor: 'human:Ada', trailers: { 'Lucid-Reverts': 'e7f3a9c2kq' }, reason: '' })).toEqual({ edit: 'e7f3a9c2kq' });
+    expect(revertedTarget({ actor: 'human:Ada', trailers: { 'Lucid-Reverts-Commit': SHA }, reason: '' })).toEqual({ sha: SHA });
+    expect(revertedTarget({ actor: null, trailers: {}, reason: `This reverts commit ${SHA}.` })).toEqual({ sha: SHA });
+    expect(revertedTarget({ actor: null, trailers: {}, reason: 'Some words.\n\nThis reverts commit 0123abc.' })).toEqual({ sha: '0123abc' });
   });
 
   it('is not fooled by the words in the middle of a line or by a short id', () => {
-    expect(revertedTarget({ op: null, trailers: {}, reason: `I wrote: This reverts commit ${SHA}.` })).toBeNull();
-    expect(revertedTarget({ op: null, trailers: {}, reason: 'This reverts commit abc.' })).toBeNull();
-    expect(revertedTarget({ op: 'update', trailers: {}, reason: 'fixed a typo' })).toBeNull();
+    expect(revertedTarget({ actor: null, trailers: {}, reason: `I wrote: This reverts commit ${SHA}.` })).toBeNull();
+    expect(revertedTarget({ actor: null, trailers: {}, reason: 'This reverts commit abc.' })).toBeNull();
+    expect(revertedTarget({ actor: 'human:Ada', trailers: {}, reason: 'fixed a typo' })).toBeNull();
+    // A person's own "Lucid-Reverts:" line is not Lucid's trailer.
+    expect(revertedTarget({ actor: null, trailers: { 'Lucid-Reverts': 'e1' }, reason: 'Lucid-Reverts: e1' })).toBeNull();
   });
 });
 
@@ -71,6 +79,17 @@ describe('changed lines of a diff', () => {
     expect(more).toBe(0);
   });
 
+  it('masks a key whose lines were removed together', () => {
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      '-----END OPENSSH PRIVATE KEY-----',
+    ];
+    const { lines } = changedLines(['@@ -1,3 +0,0 @@', ...key.map((l) => `-${l}`), ''].join('\n'));
+    expect(lines.join('\n')).not.toContain('b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ');
+    expect(lines.every((l) => l.startsWith('-'))).toBe(true);
+  });
+
   it('says how many lines it left out and cuts long ones', () => {
     const many = ['@@ -0,0 +1,30 @@', ...Array.from({ length: 30 }, (_, i) => `+line ${i} ${'y'.repeat(i === 0 ? 400 : 0)}`)].join('\n');
     const { lines, more } = changedLines(many, 12);
@@ -78,6 +97,36 @@ describe('changed lines of a diff', () => {
     expect(more).toBe(18);
     expect(lines[0].length).toBe(200);
     expect(lines[0].endsWith('…')).toBe(true);
+  });
+});
+
+describe('git status of uncommitted notes', () => {
+  it('gives one entry per path: modified, added, deleted, a staged delete that is back, an add deleted again', () => {
+    const output = [
+      ' M notes/a.md',
+      '?? notes/new.md',
+      ' D notes/gone.md',
+      'D  notes/back.md',
+      '?? notes/back.md',
+      'AD notes/never.md',
+      'A  notes/staged.md',
+      'MM notes/twice.md',
+      '',
+    ].join('\0');
+    expect(parseStatus(output)).toEqual([
+      { path: 'notes/a.md', status: 'modified' },
+      { path: 'notes/new.md', status: 'added' },
+      { path: 'notes/gone.md', status: 'deleted' },
+      { path: 'notes/back.md', status: 'modified' },
+      { path: 'notes/staged.md', status: 'added' },
+      { path: 'notes/twice.md', status: 'modified' },
+    ]);
+  });
+
+  it('keeps only the paths inside the vault when it is a folder of a larger repository', () => {
+    expect(parseStatus([' M README.md', ' M vault/notes/a.md', ''].join('\0'), (p) => (p.startsWith('vault/') ? p.slice(6) : null))).toEqual([
+      { path: 'notes/a.md', status: 'modified' },
+    ]);
   });
 });
 

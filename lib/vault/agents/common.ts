@@ -69,10 +69,13 @@ export function folderOf(vault: Vault, path: string): 'inbox' | 'sessions' | 'sk
 }
 
 /**
- * The sentence that tells an agent its write first committed a person's uncommitted edit of the
- * file as theirs (empty when it did not), so the agent reads what the person changed.
+ * The sentence that tells an agent its write first committed a person's uncommitted edits as theirs
+ * (empty when it did not), naming the files, so the agent reads what the person changed.
  */
-export function savedPersonSentence(vault: Vault, result: EditResult, path: string): string {
+export function savedPersonSentence(vault: Vault, result: EditResult): string {
   if (!result.savedPersonCommit) return '';
-  return ` ${path} had changes ${vault.person} saved and had not committed: Lucid committed them as theirs first (commit ${result.savedPersonCommit.slice(0, 7)}), then applied yours on top. read_note ${path} to see what they changed; their version is the instruction.`;
+  const paths = result.savedPersonPaths;
+  if (paths.length === 0) return '';
+  const files = paths.length === 1 ? paths[0] : `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]}`;
+  return ` ${files} had changes ${vault.person} saved and had not committed: Lucid committed them as theirs first (commit ${result.savedPersonCommit.slice(0, 7)}), then applied yours on top. read_note ${paths.length === 1 ? paths[0] : 'each'} to see what they changed; their version is the instruction.`;
 }

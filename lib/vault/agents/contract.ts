@@ -145,7 +145,7 @@ const settledProposalSchema = z.object({
 /** The edit a revert undid: its id (null for a commit Lucid did not make), commit, actor, op, time, reason and paths. */
 const undoneEditSchema = z.object({
   edit: z.string().nullable(),
-  commit: z.string(),
+  commit: z.string().nullable(),
   actor: z.string().nullable(),
   op: z.string().nullable(),
   at: z.string().nullable(),
@@ -226,6 +226,8 @@ export const sinceLastSessionSchema = z.object({
   corrections: z.array(noteCorrectionsSchema),
   /** Notes people changed that `corrections` leaves out (it lists at most 20). */
   more_notes: z.number().int(),
+  /** People's commits not read at all (at most 1,000 are): older than those reported. */
+  more_commits: z.number().int(),
   imports: z.array(importSummarySchema),
   /** Imports left out of `imports` (it lists at most 5). */
   more_imports: z.number().int(),

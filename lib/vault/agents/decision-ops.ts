@@ -128,7 +128,7 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
         commit: result.commit,
         hash: result.hashes[path] ?? null,
         inbox_path: null,
-        message: `Recorded ${path}${replaced ? `; ${replaced.path} is now superseded by it` : ''} (one commit, ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result, replaced?.path ?? path)}`,
+        message: `Recorded ${path}${replaced ? `; ${replaced.path} is now superseded by it` : ''} (one commit, ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
       };
     } catch (error) {
       if (!isVaultError(error, 'conflict')) throw error;

@@ -19,14 +19,14 @@ export function renderStart(result: StartSessionResult): string {
   const since = result.since_last_session;
   lines.push(
     '',
-    since.since
-      ? `Since your last session (${since.previous_session}, ended ${since.since}):`
+    since.previous_session
+      ? `Since your last session (${since.previous_session}${since.since ? `, ended ${since.since}` : ''}):`
       : "People's changes of the last 14 days (no earlier session of yours):",
   );
   if (since.corrections.length + since.imports.length === 0) lines.push('- nothing changed by people.');
   for (const note of since.corrections) {
     const about = !note.exists
-      ? 'it no longer exists: do not recreate it unless your task asks for it'
+      ? 'it does not exist now: do not create it unless your task asks for it'
       : note.yours
         ? "you wrote this note or proposed a change to it before: read it again, the person's version is the instruction"
         : 'read it again before you rely on it';
@@ -34,6 +34,7 @@ export function renderStart(result: StartSessionResult): string {
     for (const change of note.changes) lines.push(...renderCorrection(change, result.actor));
     if (note.more_changes > 0) lines.push(`  - and ${note.more_changes} earlier change${note.more_changes === 1 ? '' : 's'} to this note.`);
   }
+  if (since.more_commits > 0) lines.push(`- and ${since.more_commits} older commit${since.more_commits === 1 ? '' : 's'} by people, not read.`);
   if (since.more_notes > 0) {
     lines.push(
       `- and ${since.more_notes} more note${since.more_notes === 1 ? '' : 's'} people changed, not listed here: read_note a note before you rely on it.`,
@@ -71,7 +72,7 @@ function renderCorrection(c: Correction, actor: string): string[] {
       const what = undid
         ? `${whose} ${undid.op ?? 'edit'} of it (${undid.edit ? `edit ${undid.edit}` : `commit ${undid.commit}`}${undid.reason ? `, "${words(undid.reason, 200)}"` : ''})`
         : 'an edit of it';
-      head = `${c.by} reverted ${what}${where}${said}.${c.lines?.length ? ' The undone edit had changed:' : ''}`;
+      head = `${c.by} reverted ${what}${where}${said}.${c.lines?.length ? ' What the undone edit had changed (the revert took it back):' : ''}`;
       break;
     }
     case 'rejected':
@@ -85,8 +86,8 @@ function renderCorrection(c: Correction, actor: string): string[] {
       break;
   }
   const out = [`  - ${head}`];
-  for (const line of c.lines ?? []) out.push(`      ${line}`);
-  if (c.more_lines) out.push(`      (and ${c.more_lines} more changed line${c.more_lines === 1 ? '' : 's'})`);
+  if (c.lines?.length) out.push('    ```diff', ...c.lines.map((line) => `    ${line}`), '    ```');
+  if (c.more_lines) out.push(`    (and ${c.more_lines} more changed line${c.more_lines === 1 ? '' : 's'})`);
   return out;
 }
 

@@ -122,7 +122,7 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
       commit: result.commit,
       hash: result.hashes[path] ?? null,
       inbox_path: null,
-      message: `${current ? 'Molted' : 'Created'} ${path}: version ${to} (commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result, path)}`,
+      message: `${current ? 'Molted' : 'Created'} ${path}: version ${to} (commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
     };
   } catch (error) {
     if (!isVaultError(error, 'conflict')) throw error;

@@ -184,7 +184,7 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
       commit: result.commit,
       hash: result.hashes[path] ?? null,
       inbox_path: null,
-      message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result, path)}`,
+      message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
     };
   } catch (error) {
     const refused = refusedSecret(error);
