@@ -14,6 +14,7 @@ import {
   recordDecisionInputSchema,
   PROPOSAL_ACTIONS,
   renderStart,
+  upgradeInstall,
   SESSION_OUTCOMES,
   startSession,
   startSessionInputSchema,
@@ -320,6 +321,7 @@ export const agentCommands = {
           return 0;
         }
         if (action === 'start') {
+          await upgradeInstall(vault).catch((error: Error) => io.err(`lucid: could not upgrade the install (${error.message}); going on.`));
           const result = await startSession(vault, { ...cliInputs.sessionStart(values), owner: OWNER });
           if (values.json) printJson(io, result);
           else io.out(renderStart(result));

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import net from 'node:net';
 import nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openVault, VaultError } from '../lib/vault/index';
+import { openVault, upgradeInstall, VaultError } from '../lib/vault/index';
 import { fallbackUser, UsageError, type Io } from './shared';
 
 /** The package's own folder (where app/, .next/ and node_modules/ are). */
@@ -103,7 +103,14 @@ async function waitUntilUp(port: number, child: ReturnType<typeof spawn>): Promi
  */
 export async function serve(io: Io, options: { vaultRoot: string; port?: number; build?: boolean }): Promise<number> {
   const vault = await openVault({ root: options.vaultRoot, env: io.env, fallbackUser: fallbackUser(io.env) });
-  vault.close();
+  try {
+    const upgraded = await upgradeInstall(vault);
+    if (upgraded.length > 0) io.out(`Upgraded the install: committed ${upgraded.join(', ')}.`);
+  } catch (error) {
+    io.err(`lucid: could not upgrade the install (${(error as Error).message}); serving the vault as it is.`);
+  } finally {
+    vault.close();
+  }
   if (options.build !== false) buildIfNeeded(io);
   else if (!existsSync(nodePath.join(PACKAGE_ROOT, '.next', 'BUILD_ID')))
     throw new VaultError('not_found', 'The dashboard is not built; run `lucid serve` without --no-build once.');

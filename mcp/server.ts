@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { abandonSessions, listOpenSessions, openVault, type SessionOwner } from '../lib/vault/index';
+import { abandonSessions, listOpenSessions, openVault, upgradeInstall, type SessionOwner } from '../lib/vault/index';
 import { buildServer } from './tools';
 
 /** How to run the stdio server. */
@@ -31,6 +31,12 @@ function isAlive(pid: number): boolean {
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser });
+  try {
+    const upgraded = await upgradeInstall(vault);
+    if (upgraded.length > 0) log(`upgraded the install: committed ${upgraded.join(', ')}`);
+  } catch (error) {
+    log(`could not upgrade the install (${(error as Error).message}); serving the vault as it is`);
+  }
   const owner: SessionOwner = { kind: 'mcp', pid: process.pid, host: os.hostname() };
   const orphans = listOpenSessions(vault).filter(
     (s) => s.owner.kind === 'mcp' && s.owner.host === owner.host && typeof s.owner.pid === 'number' && s.owner.pid !== process.pid && !isAlive(s.owner.pid),

@@ -123,7 +123,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Start a session',
       description:
-        "Call this first. Returns your session id and what to read before working: the project note, its current decisions, the last sessions on the same work, the skills whose trigger fits the task (each with why), and what people changed since your last session: notes they edited, inbox proposals they rejected (with their reasons) and edits they reverted. Follow people's corrections.",
+        "Call this first. Returns your session id and what to read before working: the project note, its current decisions, the last sessions on the same work, the skills whose trigger fits the task (each with why), and what people changed since your last session, grouped by note with who, when and their own words: notes they edited (committed or only saved on disk), edits they reverted, and inbox proposals they rejected, accepted by hand or moved. Follow people's corrections: they are instructions.",
       inputSchema: startSessionInputSchema,
       outputSchema: startSessionResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -12,7 +12,7 @@ export * from './git/commit-index';
 export { openVault, Vault, type LintReport } from './vault';
 export * from './notes/note';
 export * from './write/edit-types';
-export { initVault } from './init';
+export { initVault, upgradeInstall } from './init';
 export { memoryProtocol } from './agents/protocol';
 export { inspectLock } from './write/lock';
 export { assertWritableRepo, gitConfig } from './git/repo';

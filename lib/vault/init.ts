@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import os from 'node:os';
 import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
-import { VaultError } from './errors';
+import { VaultError, isVaultError } from './errors';
 import { hashBytes } from './notes/frontmatter';
 import { nodeFs, type VaultFs } from './fs';
 import { trailerGrep, TRAILER } from './git/commit-message';
@@ -12,7 +12,7 @@ import { parseLinks, type LinkKind } from './notes/links';
 import { parseFrontmatter } from './notes/frontmatter';
 import { memoryProtocol } from './agents/protocol';
 import { describeSecrets, findSecrets } from './write/secrets';
-import { openVault, type OpenVaultOptions } from './vault';
+import { openVault, type OpenVaultOptions, type Vault } from './vault';
 import { readLayout } from './config';
 import { assertStateDir } from './write/confine';
 import type { FileChange } from './write/edit-types';
@@ -127,6 +127,11 @@ export async function initVault(
     });
     created.push('.gitignore');
   }
+  const attributes = gitattributesChange(fs, root, layout);
+  if (attributes) {
+    changes.push(attributes);
+    created.push('.gitattributes');
+  }
   const changelogMissing = !fs.existsSync(nodePath.join(root, layout.changelog));
   let commit: string | null = null;
   if (changes.length > 0 || changelogMissing) {
@@ -144,6 +149,76 @@ export async function initVault(
   }
   vault.close();
   return { root: vault.root, gitInitialized, snapshotCommit, commit, created, renamed, leftOut, enclosingRepo, layout };
+}
+
+/** A gitattributes pattern for a vault path, anchored at the vault's folder: `?` stands for white space, which would end it. */
+function attributePattern(path: string): string {
+  return `/${path.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/\s/g, '?')}`;
+}
+
+/**
+ * The lines `.gitattributes` needs so that the changelog only ever merges by union: every edit adds
+ * a line at the top, so a person's plain `git revert` of an older edit, a merge or a pull would
+ * otherwise conflict on it.
+ */
+export function changelogAttributes(layout: VaultLayout): string[] {
+  return [`${attributePattern(layout.changelog)} merge=union`, `${attributePattern(layout.changelogArchive)}/*.md merge=union`];
+}
+
+/** The change that adds the missing changelog lines to `.gitattributes` (kept as it is otherwise), or null when none is missing. */
+function gitattributesChange(fs: VaultFs, root: string, layout: VaultLayout): FileChange | null {
+  const file = nodePath.join(root, '.gitattributes');
+  const current = fs.existsSync(file) ? fs.readFileSync(file).toString('utf8') : null;
+  // `changelog.md merge=union` written by hand (unanchored, as VAULT-FORMAT shows it) counts too.
+  const normal = (line: string) => line.trim().replace(/\s+/g, ' ').replace(/^\//, '');
+  const present = new Set((current ?? '').split(/\r?\n/).map(normal));
+  const missing = changelogAttributes(layout).filter((l) => !present.has(normal(l)));
+  if (missing.length === 0) return null;
+  const base = current === null || current === '' ? '' : current.endsWith('\n') ? `${current}\n` : `${current}\n\n`;
+  return {
+    path: '.gitattributes',
+    content: `${base}# Lucid: the changelog only gains lines, so merges, reverts and pulls keep the lines of both sides\n${missing.join('\n')}\n`,
+    expectedHash: current === null ? null : hashBytes(Buffer.from(current, 'utf8')),
+  };
+}
+
+/** The file in `.lucid/` that records that the one-time upgrade of an earlier install ran. */
+const UPGRADE_MARK = 'upgraded-1.json';
+
+/**
+ * Brings a vault Lucid installed earlier up to what `lucid init` installs now, once per clone:
+ * today the `.gitattributes` lines that make the changelog merge by union. One commit, op `init`,
+ * by the person; nothing when Lucid is not installed here, the lines are there, or it ran before
+ * (a person who then removes the lines is not overruled). Returns what it added.
+ */
+export async function upgradeInstall(vault: Vault): Promise<string[]> {
+  const mark = nodePath.join(vault.stateDir(), UPGRADE_MARK);
+  if (vault.fs.existsSync(mark) || !vault.fs.existsSync(nodePath.join(vault.root, vault.layout.changelog))) return [];
+  // A person in the middle of editing .gitattributes: their edit is not committed for them; try next time.
+  if ((await runGit(vault.repo, ['status', '--porcelain', '--', ':(literal).gitattributes'])).trim() !== '') return [];
+  let change = gitattributesChange(vault.fs, vault.root, vault.layout);
+  if (change) {
+    try {
+      await vault.edit({
+        actor: vault.person,
+        op: 'init',
+        path: '.gitattributes',
+        reason: 'upgraded the install: .gitattributes marks the changelog merge=union, so plain git revert, merge and pull never conflict on it',
+        changes: [change],
+        skipValidation: true,
+      });
+    } catch (error) {
+      // Another process upgrading at the same moment: done when the lines are now there.
+      if (!isVaultError(error, 'conflict') || gitattributesChange(vault.fs, vault.root, vault.layout)) throw error;
+      change = null;
+    }
+  }
+  try {
+    vault.fs.writeNewFileSync(mark, `${JSON.stringify({ gitattributes: change ? 'added' : 'present' })}\n`);
+  } catch {
+    // Another process marked it first.
+  }
+  return change ? ['.gitattributes'] : [];
 }
 
 /** Every file and folder under root (vault-relative), without .git/. */

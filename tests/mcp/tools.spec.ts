@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Vault } from '../../lib/vault/vault';
+import type { SinceLastSession } from '../../lib/vault/agents/contract';
 import { changelogLines, connectInMemory, fieldOf, filesOf, MCP_VAULT_FILES, ok, textOf, trailersOf, type McpPair } from '../support/mcp';
 import { isolatedGitEnv, makeTempVault, sha256, snapshot, type TempVault } from '../support/temp-vault';
 
@@ -131,12 +132,10 @@ describe('start_session', () => {
     opened.push(vault);
     const mcp = await connectInMemory(vault);
     pairs.push(mcp);
-    const data = ok<{ since_last_session: { edited: { path: string; op: string }[] } }>(
-      await mcp.call('start_session', { agent: 'claude-code', task: 'anything' }),
-    );
-    const edited = data.since_last_session.edited;
-    expect(edited.map((e) => e.path)).toEqual(['notes/a.md']);
-    expect(edited.map((e) => e.op)).not.toContain('init');
+    const data = ok<{ since_last_session: SinceLastSession }>(await mcp.call('start_session', { agent: 'claude-code', task: 'anything' }));
+    // The vault's own first commit is an import, in one line; Lucid's init commit is not listed at all.
+    expect(data.since_last_session.corrections).toEqual([]);
+    expect(data.since_last_session.imports).toEqual([expect.objectContaining({ reason: 'initial', notes: 1, examples: ['notes/a.md'] })]);
   });
 
   it("matches the project by the repo an agent works in, against the projects' repo field", async () => {
@@ -724,6 +723,21 @@ describe('end_session and abandoned sessions', () => {
 });
 
 describe("people's corrections reach the next agent", () => {
+  it("a write over a person's uncommitted edit commits it as theirs first and tells the agent to read it", async () => {
+    const { tv, mcp } = await setup();
+    const session = await start(mcp);
+    tv.write('notes/handbook.md', '# Handbook\n\nHow we work. Deploys need a second pair of eyes.\n');
+    const result = await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: 'Run the tests first.', reason: 'test rule' });
+    const written = ok<{ message: string; commit: string }>(result);
+    const saved = tv.git(['rev-parse', `${written.commit}^`]).trim();
+    expect(trailersOf(tv, saved)['Lucid-Actor']).toBe('human:Test Person');
+    expect(written.message).toContain(
+      `notes/handbook.md had changes human:Test Person saved and had not committed: Lucid committed them as theirs first (commit ${saved.slice(0, 7)})`,
+    );
+    expect(written.message).toContain('read_note notes/handbook.md');
+    expect(tv.read('notes/handbook.md')).toContain('Deploys need a second pair of eyes.');
+  });
+
   it('a rejection, an edit and a revert made by a person show in the next start_session', async () => {
     const { tv, vault, mcp } = await setup();
     const first = await start(mcp);
@@ -766,45 +780,47 @@ describe("people's corrections reach the next agent", () => {
     });
 
     const next = await mcp.call('start_session', { agent: 'claude-code', task: 'Add card retries' });
-    const data = ok<{
-      since_last_session: {
-        since: string;
-        previous_session: string;
-        rejected: Record<string, unknown>[];
-        reverted: Record<string, unknown>[];
-        edited: Record<string, unknown>[];
-      };
-    }>(next);
-    const since = data.since_last_session;
+    const since = ok<{ since_last_session: SinceLastSession }>(next).since_last_session;
     expect(since.previous_session).toBe(`sessions/${first}.md`);
-    expect(since.rejected).toEqual([
+    // Grouped by note, the note changed most recently first.
+    expect(since.corrections.map((c) => c.path)).toEqual(['projects/atlas.md', 'notes/handbook.md', 'notes/cards.md']);
+    const [atlas, handbookNote, cards] = since.corrections;
+    expect(cards).toMatchObject({ exists: false, yours: true, more_changes: 0 });
+    expect(cards.changes).toEqual([
       expect.objectContaining({
-        inbox_path: proposal.inbox_path,
-        target: 'notes/cards.md',
-        action: 'create',
-        proposed_by: 'agent:claude-code',
+        kind: 'rejected',
         by: 'human:Test Person',
+        op: 'reject',
         reason: 'we never store card numbers',
-        yours: true,
+        proposal: { inbox_path: proposal.inbox_path, target: 'notes/cards.md', action: 'create', proposed_by: 'agent:claude-code', yours: true },
       }),
     ]);
-    expect(since.reverted).toEqual([
+    expect(handbookNote).toMatchObject({ exists: true, yours: true });
+    expect(handbookNote.changes).toEqual([
       expect.objectContaining({
-        path: 'notes/handbook.md',
+        kind: 'reverted',
         reason: 'no deploys on Fridays',
-        reverted_edit: written.edit_id,
-        reverted_actor: 'agent:claude-code',
-        yours: true,
+        undid: expect.objectContaining({
+          edit: written.edit_id,
+          actor: 'agent:claude-code',
+          op: 'append',
+          reason: 'deploy rule',
+          paths: ['notes/handbook.md'],
+        }),
       }),
     ]);
-    expect(since.edited).toEqual([
-      expect.objectContaining({ path: 'projects/atlas.md', by: 'human:Test Person', op: 'update', reason: 'new owner', yours: false }),
+    expect(handbookNote.changes[0].lines).toContain('+ Deploy on Fridays.');
+    expect(atlas).toMatchObject({ exists: true, yours: false });
+    expect(atlas.changes).toEqual([
+      expect.objectContaining({ kind: 'edited', by: 'human:Test Person', op: 'update', reason: 'new owner', status: 'modified' }),
     ]);
     expect(textOf(next)).toContain('we never store card numbers');
     expect(textOf(next)).toContain('no deploys on Fridays');
 
-    const other = ok<{ since_last_session: { rejected: { yours: boolean }[] } }>(await mcp.call('start_session', { agent: 'cursor', task: 'x' }));
-    expect(other.since_last_session.rejected.map((r) => r.yours)).toEqual([false]);
+    const other = ok<{ since_last_session: SinceLastSession }>(await mcp.call('start_session', { agent: 'cursor', task: 'x' }));
+    const rejection = other.since_last_session.corrections.find((c) => c.path === 'notes/cards.md');
+    expect(rejection).toMatchObject({ yours: false });
+    expect(rejection?.changes[0].proposal?.yours).toBe(false);
   });
 });
 

@@ -64,10 +64,11 @@ describe('formatCommitMessage', () => {
 });
 
 describe('parseGitLog', () => {
-  it('parses records with renames, additions and odd names', () => {
+  const P1 = '7565493b74f2c2dedeeee7d2af034dd5dcf300d8';
+  it('parses records with renames, additions, odd names and parents', () => {
     const output =
-      '\u001ec5a4ea93efcb53c2f4f48854a4c594cf7bd331b5\u001f1796017921\u001fAda\u001fsecond\n\nLucid-Op: update\n\u001f\u0000\nR100\u0000a b.md\u0000c.md\u0000A\u0000-n.md\u0000' +
-      '\u001e7565493b74f2c2dedeeee7d2af034dd5dcf300d8\u001f1796017900\u001fGrace\u001ffirst\n\u001f\u0000\nA\u0000a b.md\u0000';
+      `\u001ec5a4ea93efcb53c2f4f48854a4c594cf7bd331b5\u001f1796017921\u001fAda\u001f${P1}\u001fsecond\n\nnew owner\n\nLucid-Actor: human:Ada\nLucid-Op: update\n\u001f\u0000\nR100\u0000a b.md\u0000c.md\u0000A\u0000-n.md\u0000` +
+      `\u001e${P1}\u001f1796017900\u001fGrace\u001f\u001ffirst\n\u001f\u0000\nA\u0000a b.md\u0000`;
     const records = parseGitLog(output);
     expect(records).toHaveLength(2);
     expect(records[0]).toMatchObject({
@@ -75,12 +76,35 @@ describe('parseGitLog', () => {
       time: 1796017921,
       author: 'Ada',
       op: 'update',
-      actor: null,
+      actor: 'human:Ada',
+      parents: 1,
+      reason: 'new owner',
       paths: [
         { status: 'R', oldPath: 'a b.md', path: 'c.md' },
         { status: 'A', oldPath: null, path: '-n.md' },
       ],
     });
+    expect(records[1]).toMatchObject({ parents: 0, reason: '', trailers: {} });
     expect(records[1].paths).toEqual([{ status: 'A', oldPath: null, path: 'a b.md' }]);
+  });
+
+  it("keeps a person's own Key: value lines as their words, never as Lucid's trailers, and drops git's sign-off", () => {
+    const message = 'Fix the owner\n\nWhy: Ada moved teams\nLucid-Reverts: e1\n\nSigned-off-by: Grace <g@example.invalid>\n';
+    const output = `\u001e${P1}\u001f1796017900\u001fGrace\u001f${P1} ${P1}\u001f${message}\u001f\u0000\nM\u0000notes/a.md\u0000`;
+    const [record] = parseGitLog(output);
+    expect(record.reason).toBe('Why: Ada moved teams\nLucid-Reverts: e1');
+    expect(record.trailers).toEqual({});
+    expect(record.actor).toBeNull();
+    expect(record.parents).toBe(2);
+  });
+
+  it('keeps only the paths inside the vault, a rename across its edge as an add or a delete', () => {
+    const output = `\u001e${P1}\u001f1796017900\u001fGrace\u001f\u001fmove\n\u001f\u0000\nM\u0000README.md\u0000R100\u0000docs/a.md\u0000vault/a.md\u0000R100\u0000vault/b.md\u0000docs/b.md\u0000M\u0000vault/c.md\u0000`;
+    const [record] = parseGitLog(output, (p) => (p.startsWith('vault/') ? p.slice(6) : null));
+    expect(record.paths).toEqual([
+      { status: 'A', oldPath: null, path: 'a.md' },
+      { status: 'D', oldPath: null, path: 'b.md' },
+      { status: 'M', oldPath: null, path: 'c.md' },
+    ]);
   });
 });

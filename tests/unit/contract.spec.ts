@@ -333,28 +333,133 @@ describe('the agent contract: literal lists and outputs', () => {
       since_last_session: {
         since: null,
         previous_session: null,
-        edited: [{ path: 'notes/a.md', by: 'human:Ada', op: 'update', at: '2026-11-29T10:00:00+01:00', reason: 'fixed', yours: true }],
-        rejected: [
+        corrections: [
           {
-            inbox_path: 'inbox/p.md',
-            target: 'notes/b.md',
-            action: 'create',
-            proposed_by: 'agent:claude-code',
-            by: 'human:Ada',
-            at: '2026-11-29T11:00:00+01:00',
-            reason: 'no',
+            path: 'notes/a.md',
+            exists: true,
             yours: true,
+            more_changes: 2,
+            changes: [
+              {
+                kind: 'uncommitted',
+                by: 'human:Ada',
+                at: '2026-11-30T09:00:00+01:00',
+                reason: '',
+                op: null,
+                commit: null,
+                status: 'modified',
+                lines: ['- old line', '+ new line'],
+                more_lines: 3,
+              },
+              {
+                kind: 'edited',
+                by: 'human:Ada',
+                at: '2026-11-29T10:00:00+01:00',
+                reason: 'Fix the date\n\nIt was May.',
+                op: 'commit',
+                commit: 'abcdef012345',
+                status: 'modified',
+              },
+            ],
+          },
+          {
+            path: 'notes/b.md',
+            exists: false,
+            yours: true,
+            more_changes: 0,
+            changes: [
+              {
+                kind: 'rejected',
+                by: 'human:Ada',
+                at: '2026-11-29T11:00:00+01:00',
+                reason: 'no',
+                op: 'reject',
+                commit: '0123456789ab',
+                proposal: { inbox_path: 'inbox/p.md', target: 'notes/b.md', action: 'create', proposed_by: 'agent:claude-code', yours: true },
+              },
+            ],
+          },
+          {
+            path: 'notes/c.md',
+            exists: true,
+            yours: false,
+            more_changes: 0,
+            changes: [
+              {
+                kind: 'reverted',
+                by: 'human:Ada',
+                at: '2026-11-29T12:00:00+01:00',
+                reason: 'Revert "append notes/c.md"',
+                op: 'commit',
+                commit: '111111111111',
+                undid: {
+                  edit: 'e1',
+                  commit: '222222222222',
+                  actor: 'agent:cursor',
+                  op: 'append',
+                  at: '2026-11-28T12:00:00+01:00',
+                  reason: 'deploy rule',
+                  paths: ['notes/c.md'],
+                },
+                lines: ['+ Deploy on Fridays.'],
+              },
+              {
+                kind: 'moved',
+                by: 'human:Ada',
+                at: '2026-11-29T11:30:00+01:00',
+                reason: 'later',
+                op: 'commit',
+                commit: '333333333333',
+                proposal: { inbox_path: 'inbox/q.md', target: 'notes/c.md', action: 'append', proposed_by: 'agent:cursor', yours: false },
+                moved_to: 'someday/q.md',
+              },
+            ],
           },
         ],
-        reverted: [],
+        more_notes: 4,
+        more_commits: 0,
+        imports: [
+          {
+            commit: '444444444444',
+            by: 'human:Owner',
+            at: '2026-11-01T08:00:00+01:00',
+            reason: 'Initial commit',
+            notes: 812,
+            files: 900,
+            examples: ['a.md', 'b.md'],
+          },
+        ],
+        more_imports: 0,
       },
       notes: ['No project note matches repo "x".'],
     });
     const text = renderStart(result);
     expect(text).toContain(`Session ${SESSION} started as agent:claude-code.`);
     expect(text).toContain('1. projects/atlas.md, "Atlas" (project): the project of this task');
-    expect(text).toContain('- human:Ada rejected your proposal to create notes/b.md: "no". Do not propose it again unchanged.');
-    expect(text).toContain('- human:Ada edited notes/a.md (update: "fixed"); you wrote this note before');
+    const lines = text.split('\n');
+    const at = (start: string) => lines.findIndex((l) => l.startsWith(start));
+    // Grouped by note, in the order given (newest first), each change under its note.
+    const header = at('- notes/a.md: you wrote this note');
+    const onDisk = at('  - human:Ada edited it on disk; not yet committed');
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(onDisk).toBeGreaterThan(header);
+    // Changed lines in a diff block, so a removed line never reads as a list item of the note.
+    expect(lines.slice(onDisk + 1, onDisk + 5)).toEqual(['    ```diff', '    - old line', '    + new line', '    ```']);
+    expect(text).toContain('    (and 3 more changed lines)');
+    expect(text).toContain('  - human:Ada edited it at 2026-11-29T10:00:00+01:00 (commit abcdef012345): "Fix the date — It was May."');
+    expect(text).toContain('  - and 2 earlier changes to this note.');
+    expect(text).toContain('- notes/b.md: it does not exist now: do not create it unless your task asks for it.');
+    expect(text).toContain(
+      '  - human:Ada rejected your proposal to create it (inbox/p.md) at 2026-11-29T11:00:00+01:00 (reject, commit 0123456789ab): "no". Do not propose it again unchanged.',
+    );
+    expect(text).toContain(
+      `  - human:Ada reverted agent:cursor's append of it (edit e1, "deploy rule") at 2026-11-29T12:00:00+01:00 (commit 111111111111): "Revert "append notes/c.md"". What the undone edit had changed (the revert took it back):`,
+    );
+    expect(text).toContain("  - human:Ada moved agent:cursor's proposal to append it (inbox/q.md) out of the inbox to someday/q.md");
+    expect(text).toContain('- and 4 more notes people changed, not listed here');
+    expect(text).toContain(
+      '- human:Owner imported 812 notes (900 files) in one commit at 2026-11-01T08:00:00+01:00 (444444444444: "Initial commit"), e.g. a.md, b.md.',
+    );
     expect(text.endsWith('No project note matches repo "x".')).toBe(true);
   });
 });

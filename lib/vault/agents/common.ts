@@ -67,3 +67,15 @@ export function folderOf(vault: Vault, path: string): 'inbox' | 'sessions' | 'sk
   if (under(vault.layout.skills)) return 'skills';
   return null;
 }
+
+/**
+ * The sentence that tells an agent its write first committed a person's uncommitted edits as theirs
+ * (empty when it did not), naming the files, so the agent reads what the person changed.
+ */
+export function savedPersonSentence(vault: Vault, result: EditResult): string {
+  if (!result.savedPersonCommit) return '';
+  const paths = result.savedPersonPaths;
+  if (paths.length === 0) return '';
+  const files = paths.length === 1 ? paths[0] : `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]}`;
+  return ` ${files} had changes ${vault.person} saved and had not committed: Lucid committed them as theirs first (commit ${result.savedPersonCommit.slice(0, 7)}), then applied yours on top. read_note ${paths.length === 1 ? paths[0] : 'each'} to see what they changed; their version is the instruction.`;
+}

@@ -133,42 +133,104 @@ export const readFirstItemSchema = z.object({ path: z.string(), title: z.string(
 /** One note an agent should read before it starts, and why. */
 export type ReadFirstItem = z.infer<typeof readFirstItemSchema>;
 
-/** A note a person changed since the agent's last session; `yours` when this agent had written it before. */
-const personEditSchema = z.object({ path: z.string(), by: z.string(), op: z.string(), at: z.string(), reason: z.string(), yours: z.boolean() });
-
-/** An inbox proposal a person rejected, with their reason; `yours` when this agent made it. */
-const personRejectionSchema = z.object({
+/** An inbox proposal a person settled: what it proposed and who proposed it; `yours` when this agent did. */
+const settledProposalSchema = z.object({
   inbox_path: z.string(),
-  target: z.string().nullable(),
   action: z.string().nullable(),
+  target: z.string().nullable(),
   proposed_by: z.string().nullable(),
-  by: z.string(),
-  at: z.string(),
-  reason: z.string(),
   yours: z.boolean(),
 });
 
-/** An edit a person reverted. */
-const personRevertSchema = z.object({
-  path: z.string(),
+/** The edit a revert undid: its id (null for a commit Lucid did not make), commit, actor, op, time, reason and paths. */
+const undoneEditSchema = z.object({
+  edit: z.string().nullable(),
+  commit: z.string().nullable(),
+  actor: z.string().nullable(),
+  op: z.string().nullable(),
+  at: z.string().nullable(),
+  reason: z.string(),
+  paths: z.array(z.string()),
+});
+
+/** The kinds of correction a person makes, each reported at the note it is about. */
+const CORRECTION_KINDS = ['edited', 'uncommitted', 'reverted', 'rejected', 'accepted_by_hand', 'moved'] as const;
+
+/**
+ * One thing a person did to a note, or to a proposal about it: `edited` (a commit of theirs),
+ * `uncommitted` (saved on disk, not committed yet), `reverted` (an edit undone, by Lucid or by
+ * `git revert`), `rejected` (a proposal rejected or deleted from the inbox), `accepted_by_hand` (a
+ * proposal deleted in the commit that changed its target) or `moved` (a proposal moved out of the
+ * inbox). `reason` is the person's own words: a Lucid commit's reason, a plain commit's subject and
+ * body. `lines` are changed lines (`+ added`, `- removed`, secrets masked): of the uncommitted edit,
+ * or of the edit a revert undid.
+ */
+export const correctionSchema = z.object({
+  kind: z.enum(CORRECTION_KINDS),
   by: z.string(),
   at: z.string(),
   reason: z.string(),
-  reverted_edit: z.string().nullable(),
-  reverted_actor: z.string().nullable(),
+  /** The Lucid op, `commit` for a plain git commit, null when not committed. */
+  op: z.string().nullable(),
+  /** The commit (12 hex digits), null when not committed. */
+  commit: z.string().nullable(),
+  undid: undoneEditSchema.optional(),
+  proposal: settledProposalSchema.optional(),
+  moved_to: z.string().optional(),
+  /** What happened to the file: modified, added, deleted or renamed (from `renamed_from`). */
+  status: z.enum(['modified', 'added', 'deleted', 'renamed']).optional(),
+  renamed_from: z.string().optional(),
+  lines: z.array(z.string()).optional(),
+  /** Changed lines left out of `lines`. */
+  more_lines: z.number().int().optional(),
+});
+/** One thing a person did to a note. */
+export type Correction = z.infer<typeof correctionSchema>;
+
+/**
+ * What people did to one note since the agent's last session, newest first. `exists` tells whether
+ * the note is there now; `yours` whether this agent wrote it (or made the proposal) before.
+ */
+export const noteCorrectionsSchema = z.object({
+  path: z.string(),
+  exists: z.boolean(),
   yours: z.boolean(),
+  changes: z.array(correctionSchema),
+  /** Changes to this note left out of `changes`. */
+  more_changes: z.number().int(),
+});
+/** What people did to one note. */
+export type NoteCorrections = z.infer<typeof noteCorrectionsSchema>;
+
+/** A commit that only added many files (the vault's first import, Lucid's snapshot), in one line. */
+const importSummarySchema = z.object({
+  commit: z.string(),
+  by: z.string(),
+  at: z.string(),
+  reason: z.string(),
+  /** Notes it added. */
+  notes: z.number().int(),
+  /** Files it added, notes included. */
+  files: z.number().int(),
+  examples: z.array(z.string()),
 });
 
 /**
- * How people corrected the vault since the agent's previous session ended: `since` is when it
- * ended (null when it has none; then the last 14 days count).
+ * How people corrected the vault since the agent's previous session ended (`since`; null when it
+ * has none, then the last 14 days count): the notes they changed, grouped by note, the note
+ * changed most recently first; imports in one line each; and how many notes were left out.
  */
 export const sinceLastSessionSchema = z.object({
   since: z.string().nullable(),
   previous_session: z.string().nullable(),
-  edited: z.array(personEditSchema),
-  rejected: z.array(personRejectionSchema),
-  reverted: z.array(personRevertSchema),
+  corrections: z.array(noteCorrectionsSchema),
+  /** Notes people changed that `corrections` leaves out (it lists at most 20). */
+  more_notes: z.number().int(),
+  /** People's commits not read at all (at most 1,000 are): older than those reported. */
+  more_commits: z.number().int(),
+  imports: z.array(importSummarySchema),
+  /** Imports left out of `imports` (it lists at most 5). */
+  more_imports: z.number().int(),
 });
 /** How people corrected the vault since the agent's previous session ended. */
 export type SinceLastSession = z.infer<typeof sinceLastSessionSchema>;

@@ -10,7 +10,7 @@ import { matchProject, notePathFromInput, projectNames, resolveLinkValue } from 
 import type { Vault } from '../vault';
 import type { EditRequest } from '../write/edit-types';
 import type { Note } from '../notes/note';
-import { commitAs, observeWrites, readIfExists, safeReason } from './common';
+import { commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
 import { fileSecretProposal } from './inbox-ops';
 import { parseInput, recordDecisionInputSchema, type RecordDecisionInput, type RecordDecisionResult } from './contract';
 
@@ -128,7 +128,7 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
         commit: result.commit,
         hash: result.hashes[path] ?? null,
         inbox_path: null,
-        message: `Recorded ${path}${replaced ? `; ${replaced.path} is now superseded by it` : ''} (one commit, ${result.commit.slice(0, 7)}).`,
+        message: `Recorded ${path}${replaced ? `; ${replaced.path} is now superseded by it` : ''} (one commit, ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
       };
     } catch (error) {
       if (!isVaultError(error, 'conflict')) throw error;

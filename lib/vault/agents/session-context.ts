@@ -1,26 +1,17 @@
-import { isChangelogPath } from '../config';
-import { SNAPSHOT_SUBJECT } from '../init';
-import { parseFrontmatter } from '../notes/frontmatter';
-import { showFile } from '../git/repo';
-import { formatTime, slugify } from '../ids';
+import { slugify } from '../ids';
 import { trimEndOf } from '../text';
-import type { CommitRecord } from '../git/commit-index';
 import type { LinkResolver } from '../notes/links';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { tokenizeQuery } from '../search/query';
 import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
-import type { ReadFirstItem, SinceLastSession } from './contract';
+import type { ReadFirstItem } from './contract';
 
 /** A project note an agent's `project` or `repo` matched. */
 export interface ProjectMatch {
   note: Note;
   why: string;
 }
-
-const NO_SESSION_WINDOW_DAYS = 14;
-const MAX_LISTED = 20;
-const MAX_SCANNED = 5000;
 
 /** The `[[link]]` in a property value, resolved like Obsidian resolves it from `fromPath`. */
 export function resolveLinkValue(resolver: LinkResolver, value: unknown, fromPath: string): string | null {
@@ -220,109 +211,6 @@ function displayTitle(note: Note): string {
 function sessionLine(s: Note): string {
   const ended = typeof s.frontmatter.ended === 'string' ? s.frontmatter.ended.slice(0, 10) : 'not ended';
   return `agent ${String(s.frontmatter.agent)}, ended ${ended}, outcome ${String(s.frontmatter.outcome)}`;
-}
-
-/**
- * What people changed since `slug`'s previous session ended (the commit index, not a walk of the
- * history): notes they edited, inbox proposals they rejected with their reasons, and edits they
- * reverted. With no previous session, the last 14 days.
- */
-export async function sinceLastSession(vault: Vault, input: { slug: string; now: Date; excludeSession?: string; notes?: Note[] }): Promise<SinceLastSession> {
-  const actor = `agent:${input.slug}`;
-  const notes = input.notes ?? (await vault.listNotes());
-  let previous: Note | null = null;
-  for (const n of notes) {
-    if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
-    if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
-  }
-  const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
-  const out: SinceLastSession = {
-    since: Number.isFinite(previousEnd) ? formatTime(new Date(previousEnd)) : null,
-    previous_session: previous?.path ?? null,
-    edited: [],
-    rejected: [],
-    reverted: [],
-  };
-  const index = await vault.commits();
-  // The commit that wrote the previous session's note marks "since" in the history itself, so a
-  // clock that is off (or a commit dated in the future) cannot hide or repeat a correction.
-  const marker = previous ? (index.list({ path: previous.path, session: basenameOf(previous.path), limit: 1 })[0] ?? null) : null;
-  let commits: CommitRecord[];
-  if (marker) {
-    commits = [];
-    let before: number | undefined;
-    while (commits.length < MAX_SCANNED) {
-      const page = index.list({ beforeSeq: before, limit: 500 });
-      const newer = page.filter((c) => c.seq > marker.seq);
-      commits.push(...newer);
-      if (newer.length < page.length || page.length < 500) break;
-      before = page[page.length - 1].seq;
-    }
-  } else {
-    const sinceMs = Number.isFinite(previousEnd) ? previousEnd : input.now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000;
-    commits = index.list({ since: Math.floor(sinceMs / 1000), limit: 500 });
-  }
-  const isLucidFile = (p: string) => isChangelogPath(vault.layout, p) || p.endsWith('/.gitkeep') || p === '.gitkeep';
-  const seen = new Set<string>();
-  const wroteBefore = new Map<string, boolean>();
-  const yoursFor = async (path: string) => {
-    if (!wroteBefore.has(path))
-      wroteBefore.set(
-        path,
-        index.historyOf(path, 100).some((c) => c.actor === actor),
-      );
-    return wroteBefore.get(path) ?? false;
-  };
-  for (const c of commits) {
-    // Installing Lucid (and saving the files as they were) is not a person correcting the memory.
-    if (c.op === 'init' || (!c.actor && c.subject === SNAPSHOT_SUBJECT)) continue;
-    const person = c.actor ? (c.actor.startsWith('human:') ? c.actor : null) : `human:${c.author}`;
-    if (!person) continue;
-    const at = formatTime(new Date(c.time * 1000));
-    const reason = c.reason.split('\n')[0] ?? '';
-    const paths = c.paths.map((p) => p.path).filter((p) => !isLucidFile(p));
-    if (c.op === 'reject') {
-      for (const path of paths.filter((p) => p.startsWith(`${vault.layout.inbox}/`))) {
-        if (out.rejected.length >= MAX_LISTED) break;
-        const before = await showFile(vault.repo, `${c.sha}^`, path);
-        const parsed = before ? parseFrontmatter(before) : null;
-        const data = parsed?.ok ? parsed.data : {};
-        const proposedBy = typeof data.proposed_by === 'string' ? data.proposed_by : null;
-        out.rejected.push({
-          inbox_path: path,
-          target: typeof data.target === 'string' ? data.target : null,
-          action: typeof data.action === 'string' ? data.action : null,
-          proposed_by: proposedBy,
-          by: person,
-          at,
-          reason,
-          yours: proposedBy === actor,
-        });
-      }
-      continue;
-    }
-    if (c.op === 'revert') {
-      if (out.reverted.length >= MAX_LISTED) continue;
-      const revertedEdit = c.trailers['Lucid-Reverts'] ?? null;
-      const original = revertedEdit ? index.byEdit(revertedEdit) : c.trailers['Lucid-Reverts-Commit'] ? index.bySha(c.trailers['Lucid-Reverts-Commit']) : null;
-      out.reverted.push({
-        path: paths[0] ?? c.subject.replace(/^\S+\s+/, ''),
-        by: person,
-        at,
-        reason,
-        reverted_edit: revertedEdit ?? c.trailers['Lucid-Reverts-Commit'] ?? null,
-        reverted_actor: original?.actor ?? null,
-        yours: original?.actor === actor,
-      });
-      continue;
-    }
-    for (const path of paths) {
-      if (path.startsWith(`${vault.layout.inbox}/`) || seen.has(path) || out.edited.length >= MAX_LISTED) continue;
-      seen.add(path);
-      out.edited.push({ path, by: person, op: c.op ?? 'commit', at, reason, yours: await yoursFor(path) });
-    }
-  }
-  return out;
 }
 
 /** Normalizes a note path an agent gave, adding `.md` when it names a note without it. */

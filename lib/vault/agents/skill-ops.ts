@@ -7,7 +7,7 @@ import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secre
 import { requireOpenSession } from './sessions';
 import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
-import { blobOfNote, commitAs, observeWrites, readIfExists, safeReason } from './common';
+import { blobOfNote, commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
 import { INBOX_FLAGS, moltSkillInputSchema, parseInput, type MoltSkillInput, type MoltSkillResult } from './contract';
 
@@ -122,7 +122,7 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
       commit: result.commit,
       hash: result.hashes[path] ?? null,
       inbox_path: null,
-      message: `${current ? 'Molted' : 'Created'} ${path}: version ${to} (commit ${result.commit.slice(0, 7)}).`,
+      message: `${current ? 'Molted' : 'Created'} ${path}: version ${to} (commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
     };
   } catch (error) {
     if (!isVaultError(error, 'conflict')) throw error;

@@ -9,7 +9,7 @@ import { requireOpenSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
 import type { ComposedText, EditRequest } from '../write/edit-types';
-import { blobOfNote, blobOfText, commitAs, folderOf, observeWrites, readIfExists, safeReason, versionWithHash } from './common';
+import { blobOfNote, blobOfText, commitAs, folderOf, observeWrites, readIfExists, safeReason, savedPersonSentence, versionWithHash } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
 import { INBOX_FLAGS, parseInput, writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract';
 
@@ -184,7 +184,7 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
       commit: result.commit,
       hash: result.hashes[path] ?? null,
       inbox_path: null,
-      message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).`,
+      message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
     };
   } catch (error) {
     const refused = refusedSecret(error);

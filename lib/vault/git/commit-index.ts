@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { parseCommitMessage, TRAILER } from './commit-message';
-import { fromTop, gitSucceeds, headCommit, runGit, type GitRepo } from './repo';
+import { gitSucceeds, headCommit, runGit, vaultPathOf, type GitRepo } from './repo';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
-const COMMIT_INDEX_VERSION = 1;
+const COMMIT_INDEX_VERSION = 2;
 
 /** One commit as the index knows it. */
 export interface CommitRecord {
@@ -16,9 +16,16 @@ export interface CommitRecord {
   op: string | null;
   editId: string | null;
   session: string | null;
+  /** How many parents: 0 for a root commit, 2 or more for a merge. */
+  parents: number;
   subject: string;
-  /** The message body without subject and trailers (the reason, for Lucid's commits). */
+  /**
+   * The reason: for Lucid's commits the body without subject and trailers; for other commits the
+   * whole body as the person wrote it (a paragraph of `Key: value` lines is theirs too), without
+   * git's own sign-off trailers.
+   */
   reason: string;
+  /** Lucid's trailers (empty for a commit Lucid did not make: a person's `Key: value` lines are not trailers to Lucid). */
   trailers: Record<string, string>;
   paths: { path: string; status: string; oldPath: string | null }[];
 }
@@ -28,6 +35,10 @@ export interface CommitQuery {
   limit?: number;
   /** Only commits older than this sequence number (paging). */
   beforeSeq?: number;
+  /** Only commits newer than this sequence number. */
+  afterSeq?: number;
+  /** Only people's commits: a `human:` actor, or a commit Lucid did not make. */
+  people?: boolean;
   actor?: string;
   op?: string;
   session?: string;
@@ -39,16 +50,22 @@ export interface CommitQuery {
 const FIELD = '\u001f';
 const RECORD = '\u001e';
 
-/** Parses `git log --format=%x1e%H%x1f%at%x1f%an%x1f%B%x1f --name-status -z -M` output. */
-export function parseGitLog(output: string, toVault: (path: string) => string = (p) => p): CommitRecord[] {
+/** The trailers git tools add on their own, left out of a person's reason. */
+const GIT_TRAILER = /^(Signed-off-by|Co-authored-by|Reviewed-by|Acked-by|Tested-by|Reported-by|Helped-by|Change-Id|Cc): /i;
+
+/**
+ * Parses `git log --format=%x1e%H%x1f%at%x1f%an%x1f%P%x1f%B%x1f --name-status -z -M` output;
+ * `toVault` maps a repository path to the vault's, or null for a path outside the vault.
+ */
+export function parseGitLog(output: string, toVault: (path: string) => string | null = (p) => p): CommitRecord[] {
   const out: CommitRecord[] = [];
   for (const record of output.split(RECORD)) {
     if (!record.trim()) continue;
     const parts = record.split(FIELD);
-    if (parts.length < 5) continue;
-    const [sha, time, author, message] = parts;
+    if (parts.length < 6) continue;
+    const [sha, time, author, parentList, message] = parts;
     const rest = parts
-      .slice(4)
+      .slice(5)
       .join(FIELD)
       .replace(/^\0?\n?/, '');
     const tokens = rest.split('\0').filter((t) => t !== '' && t !== '\n');
@@ -56,14 +73,21 @@ export function parseGitLog(output: string, toVault: (path: string) => string = 
     for (let i = 0; i < tokens.length; i += 1) {
       const status = tokens[i].replace(/^\n/, '');
       if (/^[RC]/.test(status)) {
-        paths.push({ status: status[0], oldPath: toVault(tokens[i + 1]), path: toVault(tokens[i + 2]) });
+        const [from, to] = [toVault(tokens[i + 1]), toVault(tokens[i + 2])];
+        // A rename across the vault's edge is an add or a delete as the vault sees it.
+        if (from !== null && to !== null) paths.push({ status: status[0], oldPath: from, path: to });
+        else if (to !== null) paths.push({ status: 'A', oldPath: null, path: to });
+        else if (from !== null && status[0] === 'R') paths.push({ status: 'D', oldPath: null, path: from });
         i += 2;
       } else {
-        paths.push({ status: status[0], oldPath: null, path: toVault(tokens[i + 1]) });
+        const path = toVault(tokens[i + 1]);
+        if (path !== null) paths.push({ status: status[0], oldPath: null, path });
         i += 1;
       }
     }
-    const { subject, body, trailers } = parseCommitMessage(message);
+    const parsed = parseCommitMessage(message);
+    const lucid = parsed.trailers[TRAILER.actor] !== undefined;
+    const trailers = lucid ? parsed.trailers : {};
     out.push({
       sha,
       time: Number(time),
@@ -72,13 +96,21 @@ export function parseGitLog(output: string, toVault: (path: string) => string = 
       op: trailers[TRAILER.op] ?? null,
       editId: trailers[TRAILER.edit] ?? null,
       session: trailers[TRAILER.session] ?? null,
-      subject,
-      reason: body,
+      parents: parentList.trim() === '' ? 0 : parentList.trim().split(/\s+/).length,
+      subject: parsed.subject,
+      reason: lucid ? parsed.body : personBody(message),
       trailers,
       paths,
     });
   }
   return out;
+}
+
+/** A commit message's body as its author wrote it, without git's own trailers (`Signed-off-by`, …). */
+function personBody(message: string): string {
+  const lines = message.replace(/\r\n/g, '\n').split('\n').slice(1);
+  while (lines.length > 0 && (lines[lines.length - 1].trim() === '' || GIT_TRAILER.test(lines[lines.length - 1]))) lines.pop();
+  return lines.join('\n').trim();
 }
 
 interface Row {
@@ -90,6 +122,7 @@ interface Row {
   op: string | null;
   edit_id: string | null;
   session: string | null;
+  parents: number;
   subject: string;
   reason: string;
   trailers: string;
@@ -118,7 +151,7 @@ export class CommitIndex {
       db.exec('DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS commit_paths;');
       db.exec(`
         CREATE TABLE commits (seq INTEGER PRIMARY KEY, sha TEXT UNIQUE NOT NULL, time INTEGER NOT NULL, author TEXT NOT NULL,
-          actor TEXT, op TEXT, edit_id TEXT, session TEXT, subject TEXT NOT NULL, reason TEXT NOT NULL, trailers TEXT NOT NULL, paths TEXT NOT NULL);
+          actor TEXT, op TEXT, edit_id TEXT, session TEXT, parents INTEGER NOT NULL, subject TEXT NOT NULL, reason TEXT NOT NULL, trailers TEXT NOT NULL, paths TEXT NOT NULL);
         CREATE INDEX commits_edit ON commits(edit_id);
         CREATE INDEX commits_session ON commits(session);
         CREATE INDEX commits_time ON commits(time);
@@ -157,13 +190,15 @@ export class CommitIndex {
       '-z',
       '-M',
       '--name-status',
-      `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%B${FIELD}`,
+      `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%P${FIELD}%B${FIELD}`,
       ...range,
+      // Only the vault's commits and paths, when the vault is a folder of a larger repository.
       '--',
+      '.',
     ]);
-    const records = parseGitLog(output, (p) => fromTop(this.repo, p));
+    const records = parseGitLog(output, (p) => vaultPathOf(this.repo, p));
     const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO commits (sha, time, author, actor, op, edit_id, session, subject, reason, trailers, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO commits (sha, time, author, actor, op, edit_id, session, parents, subject, reason, trailers, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertPath = this.db.prepare('INSERT INTO commit_paths (seq, path, status, old_path) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
@@ -176,6 +211,7 @@ export class CommitIndex {
           r.op,
           r.editId,
           r.session,
+          r.parents,
           r.subject,
           r.reason,
           JSON.stringify(r.trailers),
@@ -191,12 +227,32 @@ export class CommitIndex {
 
   /** Newest first, filtered. */
   list(query: CommitQuery = {}): (CommitRecord & { seq: number })[] {
+    const { where, args } = this.filter(query);
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), 1000);
+    const rows = this.db
+      .prepare(`SELECT * FROM commits c ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.seq DESC LIMIT ?`)
+      .all(...args, limit) as Row[];
+    return rows.map(toRecord);
+  }
+
+  /** How many commits match (the query's limit is ignored). */
+  countWhere(query: CommitQuery): number {
+    const { where, args } = this.filter(query);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM commits c ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`).get(...args) as { n: number }).n;
+  }
+
+  private filter(query: CommitQuery): { where: string[]; args: unknown[] } {
     const where: string[] = [];
     const args: unknown[] = [];
     if (query.beforeSeq !== undefined) {
       where.push('c.seq < ?');
       args.push(query.beforeSeq);
     }
+    if (query.afterSeq !== undefined) {
+      where.push('c.seq > ?');
+      args.push(query.afterSeq);
+    }
+    if (query.people) where.push("(c.actor IS NULL OR c.actor LIKE 'human:%')");
     if (query.actor) {
       where.push('c.actor = ?');
       args.push(query.actor);
@@ -217,11 +273,7 @@ export class CommitIndex {
       where.push('c.seq IN (SELECT seq FROM commit_paths WHERE path = ? OR old_path = ?)');
       args.push(query.path, query.path);
     }
-    const limit = Math.min(Math.max(query.limit ?? 50, 1), 1000);
-    const rows = this.db
-      .prepare(`SELECT * FROM commits c ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.seq DESC LIMIT ?`)
-      .all(...args, limit) as Row[];
-    return rows.map(toRecord);
+    return { where, args };
   }
 
   /** The commit of an edit id, or null. */
@@ -230,10 +282,12 @@ export class CommitIndex {
     return row ? toRecord(row) : null;
   }
 
-  /** The commit with this sha, or null. */
+  /** The commit with this sha (or this unambiguous prefix of at least 7 hex digits), or null. */
   bySha(sha: string): (CommitRecord & { seq: number }) | null {
-    const row = this.db.prepare('SELECT * FROM commits WHERE sha = ?').get(sha) as Row | undefined;
-    return row ? toRecord(row) : null;
+    const wanted = sha.toLowerCase();
+    if (!/^[0-9a-f]{7,64}$/.test(wanted)) return null;
+    const rows = this.db.prepare('SELECT * FROM commits WHERE sha >= ? AND sha < ? ORDER BY sha LIMIT 2').all(wanted, `${wanted}g`) as Row[];
+    return rows.length === 1 ? toRecord(rows[0]) : null;
   }
 
   /** A file's commits, newest first, following renames back through its earlier names. */
@@ -287,6 +341,7 @@ function toRecord(row: Row): CommitRecord & { seq: number } {
     op: row.op,
     editId: row.edit_id,
     session: row.session,
+    parents: row.parents,
     subject: row.subject,
     reason: row.reason,
     trailers: JSON.parse(row.trailers) as Record<string, string>,

@@ -214,8 +214,14 @@ function literal(path: string): string {
 }
 
 /** A repo-relative path from git output → vault-relative. */
-export function fromTop(repo: GitRepo, path: string): string {
+function fromTop(repo: GitRepo, path: string): string {
   return repo.prefix && path.startsWith(repo.prefix) ? path.slice(repo.prefix.length) : path;
+}
+
+/** A repo-relative path from git output → vault-relative, or null when it is outside the vault (a vault inside a larger repository). */
+export function vaultPathOf(repo: Pick<GitRepo, 'prefix'>, path: string): string | null {
+  if (!repo.prefix) return path;
+  return path.startsWith(repo.prefix) ? path.slice(repo.prefix.length) : null;
 }
 
 /** A vault-relative path → repo-relative. */

@@ -167,6 +167,15 @@ export function normalizeNotePath(input: unknown, options: { forWrite?: boolean 
   return path;
 }
 
+/**
+ * Whether a vault-relative path is a note as the vault lists them: a `.md` file with no folder or
+ * name starting with a dot (`.obsidian/`, `.trash/`, `.lucid/`) and not under `node_modules/`.
+ */
+export function isNoteFile(path: string): boolean {
+  if (!path.toLowerCase().endsWith('.md')) return false;
+  return path.split('/').every((segment) => segment !== '' && !segment.startsWith('.') && segment !== 'node_modules');
+}
+
 /** The file name without folders and without `.md`. */
 export function basenameOf(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);

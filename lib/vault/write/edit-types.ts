@@ -54,4 +54,6 @@ export interface EditResult {
   hashes: Record<string, string | null>;
   /** The commit that first saved a person's uncommitted version, when there was one. */
   savedPersonCommit: string | null;
+  /** The files whose uncommitted version that commit saved (empty when none). */
+  savedPersonPaths: string[];
 }

@@ -145,6 +145,7 @@ async function editLocked(
   const dirty = await uncommittedPaths(ctx.repo, blobs, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const]);
   let parent = head;
   let savedPersonCommit: string | null = null;
+  const savedPersonPaths = dirty.filter((p) => p !== ctx.layout.changelog);
   if (dirty.length > 0) {
     await refuseUncommittedSecrets(ctx, head, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const], dirty);
     const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
@@ -182,7 +183,7 @@ async function editLocked(
   const hashes: Record<string, string | null> = {};
   for (const w of writes) hashes[w.path] = w.bytes ? hashBytes(w.bytes) : null;
   await rememberWritten(ctx, writes);
-  return { editId, commit, hashes, savedPersonCommit };
+  return { editId, commit, hashes, savedPersonCommit, savedPersonPaths };
 }
 
 /** Reads one file under the lock (its only read), checks its hash, computes and validates its new text. */
