@@ -95,8 +95,8 @@ export function notASessionId(value: unknown): string {
 
 const sessionField = requiredText(100)
   .regex(SESSION_ID_PATTERN, { error: (issue) => notASessionId(issue.input) })
-  .describe('The session id start_session returned, e.g. "20261130-140112-claude-code-k3tq".');
-const reasonField = requiredText(1000).describe('Why, in one short line: it becomes the commit message and the changelog line.');
+  .describe('The session id start_session returned.');
+const reasonField = requiredText(1000).describe('Why, in one short line: the commit message and the changelog line.');
 const projectFilter = optionalText(300);
 
 const MAX_CONTENT = 1_000_000;
@@ -311,8 +311,10 @@ export const writeNoteInputSchema = z
   .object({
     session: sessionField,
     path: requiredText(1024).describe('The note\'s path in the vault, ending in .md, e.g. "projects/atlas.md".'),
-    mode: writeModeSchema.describe(`${orList(WRITE_MODES)}.`),
-    content: noteContent.optional().describe('The markdown: the whole note for create and replace, the text to add for append.'),
+    mode: writeModeSchema.describe(
+      'create (a new note), replace (the whole note; needs expected_hash), append (add at the end) or set_fields (front matter only).',
+    ),
+    content: noteContent.optional().describe('The markdown: for create and replace the whole note, front matter included; for append the text to add.'),
     fields: propertyFields.optional().describe('Front-matter properties to set, e.g. {"status": "done"}; null removes one. Links as "[[folder/note]]".'),
     expected_hash: z
       .string({ error: notText })
@@ -358,7 +360,7 @@ export const proposeInputSchema = z
     session: sessionField,
     target: requiredText(1024).describe('The note the proposal is about, e.g. "projects/atlas.md".'),
     action: proposalActionSchema.describe(`${orList(PROPOSAL_ACTIONS).replace('update', 'update (whole new note)')}.`),
-    content: noteContent.default('').describe('The proposed text (empty for delete).'),
+    content: noteContent.default('').describe('The proposed text: for update the whole new note, front matter included; empty for delete.'),
     reason: reasonField,
     confidence: z
       .number({ error: 'confidence must be between 0 and 1.' })
