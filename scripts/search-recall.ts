@@ -164,7 +164,13 @@ export async function measureFixtures(): Promise<SetRecall[]> {
     try {
       results.push(await measureSet(vault, fixture, questions));
       for (const split of ['dev', 'test'] as const) {
-        results.push(await measureSet(vault, `${fixture} (${split})`, questions.filter((q) => q.split === split)));
+        results.push(
+          await measureSet(
+            vault,
+            `${fixture} (${split})`,
+            questions.filter((q) => q.split === split),
+          ),
+        );
       }
     } finally {
       vault.close();
@@ -180,7 +186,8 @@ function table(results: SetRecall[]): string {
     '| question set | questions | default R@1 | default R@5 | plain BM25 R@1 | plain BM25 R@5 | default search, median ms |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...results.map(
-      (r) => `| ${r.set} | ${r.questions} | ${f(r.byDefault.at1)} | ${f(r.byDefault.at5)} | ${f(r.plainBm25.at1)} | ${f(r.plainBm25.at5)} | ${r.medianMs.toFixed(1)} |`,
+      (r) =>
+        `| ${r.set} | ${r.questions} | ${f(r.byDefault.at1)} | ${f(r.byDefault.at5)} | ${f(r.plainBm25.at1)} | ${f(r.plainBm25.at5)} | ${r.medianMs.toFixed(1)} |`,
     ),
   ];
   return lines.join('\n');
