@@ -266,7 +266,7 @@ export const searchNotesInputSchema = z.object({
 /** What the library's search takes: the tool's input, and what the CLI and the dashboard add. */
 export const searchNotesOptionsSchema = searchNotesInputSchema.extend({
   folder: optionalText(1024).describe('Only notes under this folder.'),
-  includeSystem: z.boolean().optional().describe('Also search the changelog, the inbox and evaluations.'),
+  includeSystem: z.boolean().optional().describe('Also search the changelog, the inbox, evaluations and AGENTS.md.'),
   limit: countUpTo(200).optional().describe('At most this many results (default 20).'),
 });
 

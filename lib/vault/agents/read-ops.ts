@@ -33,7 +33,7 @@ export async function readNoteForAgent(vault: Vault, path: string, observeIn: re
 /** Input of {@link searchNotes}: the tool's input, and the folder and system-note options of the CLI and the dashboard. */
 export type SearchNotesInput = z.input<typeof searchNotesOptionsSchema>;
 
-/** Ranked notes with snippets for a question; records the query. */
+/** Ranked notes with snippets for a question, best first, whole words only; records the query. */
 export async function searchNotes(vault: Vault, given: SearchNotesInput, observeIn: readonly string[] = []): Promise<SearchNotesResult> {
   const input = parseInput(searchNotesOptionsSchema, given);
   const query = input.query;
@@ -54,6 +54,8 @@ export async function searchNotes(vault: Vault, given: SearchNotesInput, observe
     folder: input.folder || undefined,
     includeSystem: input.includeSystem,
     limit: input.limit,
+    // Agents and the CLI ask in whole words: "reps" must not find "repo".
+    prefix: false,
   });
   const at = observationTime(vault);
   const recorded = maskSecrets(oneLine(query, 200)).text;
