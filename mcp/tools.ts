@@ -158,7 +158,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Read a note',
       description:
-        'Read a note by its path, file name, title, alias or [[wikilink]] (a near miss is refused with the closest notes). Returns its front matter, its body (at most 20,000 characters at a time: pass next_offset as offset for the next part, or a heading as section), its headings, its links and backlinks with titles, and the whole file\'s hash (pass it as expected_hash when you write it). With only part of the body, do not replace the note with it: read the rest, or use append or set_fields. Writes nothing.',
+        "Read a note by its path, file name, title, alias or [[wikilink]] (a near miss is refused with the closest notes). Returns its front matter, its body (at most 20,000 characters at a time: pass next_offset as offset for the next part, or a heading as section), its headings, its links and backlinks with titles, and the whole file's hash (pass it as expected_hash when you write it). With only part of the body, do not replace the note with it: read the rest, or use append or set_fields. Writes nothing.",
       inputSchema: readNoteInputSchema,
       outputSchema: readNoteResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },

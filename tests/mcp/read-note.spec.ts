@@ -119,7 +119,9 @@ describe('read_note finds a note as a person looks it up', () => {
     const titled = await mcp.call('read_note', { path: '[[Test Projct 2]]' });
     expect(textOf(titled)).toContain('Closest: projects/test-project-2.md ("Test Project 2")');
     const nothing = await mcp.call('read_note', { path: 'notes/zzqx.md' });
-    expect(textOf(nothing)).toBe('No file notes/zzqx.md in this vault, and no note has "zzqx" as its file name, title or alias. Search for it with search_notes.');
+    expect(textOf(nothing)).toBe(
+      'No file notes/zzqx.md in this vault, and no note has "zzqx" as its file name, title or alias. Search for it with search_notes.',
+    );
     const outside = await mcp.call('read_note', { path: '../../etc/passwd.md' });
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toMatch(/leads outside the vault/);
@@ -172,7 +174,9 @@ describe('read_note pages a long note and reads sections', () => {
     expect(tiny.next_offset).toBe(fox + 2);
 
     const past = await mcp.call('read_note', { path: 'notes/long.md', offset: text.length + 1 });
-    expect(textOf(past)).toBe(`offset ${text.length + 1} is outside the body, which has ${text.length} characters. Pass the next_offset a previous read returned.`);
+    expect(textOf(past)).toBe(
+      `offset ${text.length + 1} is outside the body, which has ${text.length} characters. Pass the next_offset a previous read returned.`,
+    );
     const bad = await mcp.call('read_note', { path: 'notes/long.md', max_chars: 0 });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/max_chars must be a whole number from 1 to 100000/);
@@ -181,7 +185,11 @@ describe('read_note pages a long note and reads sections', () => {
   it('reads a section by its heading, a nested one, and one named in a wikilink', async () => {
     const { mcp } = await setup();
     const role = await read(mcp, { path: 'Jane Doe', section: 'role' });
-    expect(role).toMatchObject({ section: 'Role', body: '## Role\n\nHead of sales since 2024.\n\n### Since\n\nMarch, after [[people/bob|Bob]] left.\n\n', next_offset: null });
+    expect(role).toMatchObject({
+      section: 'Role',
+      body: '## Role\n\nHead of sales since 2024.\n\n### Since\n\nMarch, after [[people/bob|Bob]] left.\n\n',
+      next_offset: null,
+    });
     expect(role.offset).toBe(JANE.indexOf('## Role') - JANE.indexOf('# Jane Doe'));
     const since = await read(mcp, { path: '[[Jane Doe#Role#Since]]' });
     expect(since).toMatchObject({ section: 'Since', body: '### Since\n\nMarch, after [[people/bob|Bob]] left.\n\n' });

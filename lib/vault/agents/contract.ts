@@ -294,7 +294,9 @@ export const readNoteInputSchema = z.object({
     'The note: its path ("decisions/use-postgres.md"), its file name, title or an alias ("Jane Doe"), or a wikilink ("[[Jane Doe]]", "[[Jane Doe#Role]]"), resolved as Obsidian resolves links.',
   ),
   section: optionalText(500).describe('Only the section under this heading (its text, e.g. "Decisions"; "Parent#Child" for a heading under another).'),
-  offset: bodyOffset.optional().describe('Start at this character of the body: the next_offset a previous read returned (default: the start, or the section\'s start).'),
+  offset: bodyOffset
+    .optional()
+    .describe("Start at this character of the body: the next_offset a previous read returned (default: the start, or the section's start)."),
   max_chars: countUpTo(READ_NOTE_MAX_CHARS)
     .optional()
     .describe(`At most this many characters of the body (default ${READ_NOTE_DEFAULT_CHARS.toLocaleString('en-US')}).`),

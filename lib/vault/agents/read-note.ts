@@ -246,7 +246,10 @@ export async function readNoteForAgent(vault: Vault, given: string | ReadNoteInp
     if (!found) {
       const known = headings.slice(0, 30).map((h) => `"${h.text}"`);
       const list = known.length > 0 ? ` Its headings: ${known.join(', ')}${headings.length > known.length ? ', ...' : ''}.` : ' It has no headings.';
-      throw new VaultError('not_found', `${note.path} has no heading "${wanted}".${list} Read it without section, or with one of these.`, { field: 'section', path: note.path });
+      throw new VaultError('not_found', `${note.path} has no heading "${wanted}".${list} Read it without section, or with one of these.`, {
+        field: 'section',
+        path: note.path,
+      });
     }
     range = { start: found.start, end: found.end };
     section = found.heading.text;
