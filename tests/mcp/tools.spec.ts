@@ -187,7 +187,7 @@ describe('search_notes and read_note', () => {
       'sessions/20261110-090000-cursor-abcd.md',
     ]);
     const handbook = ok<{ links: { raw: string; resolved: string | null }[] }>(await mcp.call('read_note', { path: 'notes/handbook.md' }));
-    expect(handbook.links).toEqual([{ raw: '[[projects/atlas]]', target: 'projects/atlas', resolved: 'projects/atlas.md' }]);
+    expect(handbook.links).toEqual([{ raw: '[[projects/atlas]]', target: 'projects/atlas', resolved: 'projects/atlas.md', title: 'Atlas' }]);
     const missing = await mcp.call('read_note', { path: 'notes/nope.md' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/No file notes\/nope\.md/);

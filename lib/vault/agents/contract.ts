@@ -279,21 +279,66 @@ export const searchNotesResultSchema = z.object({
 /** What `search_notes` returns. */
 export type SearchNotesResult = z.infer<typeof searchNotesResultSchema>;
 
+/** How many characters of a body read_note returns when the agent names no `max_chars`. */
+export const READ_NOTE_DEFAULT_CHARS = 20_000;
+/** The most characters of a body one read_note returns. */
+const READ_NOTE_MAX_CHARS = 100_000;
+
+/** A character offset into a note's body: a whole number from 0. */
+const bodyOffset = z
+  .number({ error: (issue) => `${fieldOf(issue)} must be a whole number from 0.` })
+  .int({ error: (issue) => `${fieldOf(issue)} must be a whole number from 0.` })
+  .min(0, { error: (issue) => `${fieldOf(issue)} must be a whole number from 0.` });
+
 /** What `read_note` takes. */
 export const readNoteInputSchema = z.object({
-  path: requiredText(1024).describe('The note\'s path in the vault, e.g. "decisions/use-postgres.md".'),
+  path: requiredText(1024).describe(
+    'The note: its path ("decisions/use-postgres.md"), its file name, title or an alias ("Jane Doe"), or a wikilink ("[[Jane Doe]]", "[[Jane Doe#Role]]"), resolved as Obsidian resolves links.',
+  ),
+  section: optionalText(500).describe('Only the section under this heading (its text, e.g. "Decisions"; "Parent#Child" for a heading under another).'),
+  offset: bodyOffset
+    .optional()
+    .describe("Start at this character of the body: the next_offset a previous read returned (default: the start, or the section's start)."),
+  max_chars: countUpTo(READ_NOTE_MAX_CHARS)
+    .optional()
+    .describe(`At most this many characters of the body (default ${READ_NOTE_DEFAULT_CHARS.toLocaleString('en-US')}).`),
 });
+/** What `read_note` takes. */
+export type ReadNoteInput = z.input<typeof readNoteInputSchema>;
 
-/** What `read_note` returns; `hash` is the sha256 of the file's bytes, to pass as expected_hash when writing. */
+/** A note a read_note result names, with its title. */
+const titledPath = { path: z.string(), title: z.string() };
+
+/**
+ * What `read_note` returns. `hash` is always the sha256 of the whole file's bytes (whatever part of
+ * the body came back), to pass as expected_hash when writing. `body` is the part from `offset` to
+ * `end` (characters of the body); `next_offset` is where the next part starts (null: nothing more).
+ */
 export const readNoteResultSchema = z.object({
   path: z.string(),
   title: z.string(),
   type: z.string().nullable(),
+  /** How the note was found: its path, a link's resolution (file name), its title or an alias. */
+  matched_by: z.enum(['path', 'link', 'title', 'alias']),
+  /** Other notes with the same title or alias, when it was found by one (at most 5). */
+  other_matches: z.array(z.object(titledPath)),
   frontmatter: z.record(z.string(), z.unknown()),
   body: z.string(),
   hash: z.string(),
-  links: z.array(z.object({ raw: z.string(), target: z.string(), resolved: z.string().nullable() })),
-  backlinks: z.array(z.object({ from: z.string(), line: z.number() })),
+  /** The file's size in bytes, and the body's length in characters. */
+  size: z.number(),
+  total_chars: z.number(),
+  offset: z.number(),
+  end: z.number(),
+  next_offset: z.number().nullable(),
+  /** The heading whose section this is, or null for the whole body. */
+  section: z.string().nullable(),
+  headings: z.array(z.object({ level: z.number(), text: z.string(), offset: z.number() })),
+  more_headings: z.number(),
+  links: z.array(z.object({ raw: z.string(), target: z.string(), resolved: z.string().nullable(), title: z.string().nullable() })),
+  more_links: z.number(),
+  backlinks: z.array(z.object({ from: z.string(), line: z.number(), title: z.string() })),
+  more_backlinks: z.number(),
   problem: z.string().nullable(),
   violations: z.array(z.object({ field: z.string(), message: z.string() })),
 });
