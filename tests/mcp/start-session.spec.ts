@@ -82,7 +82,12 @@ describe('start_session finds the project', () => {
     const { mcp } = await setup();
     const started = await start(mcp, { task: 'Add retries to the Heron importer' });
     expect(started.project).toBe('projects/heron.md');
-    expect(started.read_first[0]).toMatchObject({ path: 'projects/heron.md', title: 'Heron', type: 'project', why: expect.stringMatching(/task names.*Heron/) });
+    expect(started.read_first[0]).toMatchObject({
+      path: 'projects/heron.md',
+      title: 'Heron',
+      type: 'project',
+      why: expect.stringMatching(/task names.*Heron/),
+    });
     expect(started.read_first[1]).toMatchObject({ path: 'decisions/heron-use-sqlite.md', why: expect.stringMatching(/current decision of Heron/) });
     expect(pathsOf(started)).not.toContain('decisions/heron-use-json-files.md');
     expect(started.notes).toEqual([]);
@@ -135,7 +140,11 @@ describe('start_session lists what is related, and only that', () => {
     const [top] = await vault.search(task);
     expect(top.path).toBe('notes/squats.md');
     const started = await start(mcp, { task });
-    expect(started.read_first.find((r) => r.path === top.path)).toMatchObject({ title: 'Squats', type: null, why: 'search ranks it 1 for the task; it has squats, workout, weight' });
+    expect(started.read_first.find((r) => r.path === top.path)).toMatchObject({
+      title: 'Squats',
+      type: null,
+      why: 'search ranks it 1 for the task; it has squats, workout, weight',
+    });
   });
 
   it("inlines the last related session's summary and next steps, as end_session wrote them", async () => {

@@ -10,7 +10,7 @@ const note = (path: string, text: string) => buildNote(path, Buffer.from(text), 
 const NO_OBSERVATIONS = { searched: [], read: [], touched: [], inbox: [], skills_used: [], first_search: null, first_write: null };
 
 describe('sessionDigest', () => {
-  it("reads the summary and next steps of the note end_session writes", () => {
+  it('reads the summary and next steps of the note end_session writes', () => {
     const { body } = sessionNoteParts({
       agent: 'cursor',
       task: 'Add retries to the Heron importer',
@@ -119,8 +119,11 @@ describe('findProject', () => {
   ];
   const find = (input: { project?: string; repo?: string; task?: string }) => findProject(notes, input, DEFAULT_LAYOUT);
 
-  it("finds a project the task names by name or alias, as whole words in any case, and says why", () => {
-    expect(find({ task: "Add retries to heron's importer" })).toMatchObject({ by: 'task', match: { note: { path: 'projects/heron.md' }, why: expect.stringMatching(/names.*heron/i) } });
+  it('finds a project the task names by name or alias, as whole words in any case, and says why', () => {
+    expect(find({ task: "Add retries to heron's importer" })).toMatchObject({
+      by: 'task',
+      match: { note: { path: 'projects/heron.md' }, why: expect.stringMatching(/names.*heron/i) },
+    });
     expect(find({ task: 'Speed up the bird-importer' }).match?.note.path).toBe('projects/heron.md');
     expect(find({ task: 'Fix the herons feeder' }).match).toBeNull();
     expect(find({ task: 'add e-ink mode to the minimal theme' }).match?.note.path).toBe('Notes/Minimal Theme.md');
@@ -135,7 +138,10 @@ describe('findProject', () => {
 
   it('finds the project argument among notes without the type, by name, folder path or file path', () => {
     const nested = '_PARA/Projects/Test Project 2/Test Project 2.md';
-    expect(find({ project: 'Test Project 2' })).toMatchObject({ by: 'project', match: { note: { path: nested }, why: expect.stringMatching(/without type: project/) } });
+    expect(find({ project: 'Test Project 2' })).toMatchObject({
+      by: 'project',
+      match: { note: { path: nested }, why: expect.stringMatching(/without type: project/) },
+    });
     expect(find({ project: 'test-project-2' }).match?.note.path).toBe(nested);
     expect(find({ project: '_PARA/Projects/Test Project 2' }).match?.note.path).toBe(nested);
     expect(find({ project: `${nested.slice(0, -3)}` }).match?.note.path).toBe(nested);

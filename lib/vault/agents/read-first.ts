@@ -9,7 +9,7 @@ import { firstHeading, resolveLinkValue, type ProjectFinding } from './session-c
 import { informativeTerms, overlap, stem, termsOf, wordsByStem } from './task-terms';
 
 /** The most notes start_session lists to read first. */
-export const READ_FIRST_MAX = 12;
+const READ_FIRST_MAX = 12;
 /** The most of each kind; ordinary notes from search fill what is left, up to {@link MAX_SEARCHED}. */
 const MAX = { projects: 2, decisions: 3, sessions: 3, skills: 2 } as const;
 const MAX_SEARCHED = 4;
@@ -25,7 +25,7 @@ export interface ReadFirstResult {
 }
 
 /**
- * What a colleague would hand an agent before it works on `task`, at most {@link READ_FIRST_MAX}
+ * What a colleague would hand an agent before it works on `task`, at most 12
  * notes, each with why: the project note (and another project the task names), its current
  * decisions (newest first), the last sessions on the project and earlier sessions whose task shares
  * enough of this task's informative terms (the newest of them with its summary and next steps
@@ -243,8 +243,7 @@ export function sessionDigest(body: string): { summary: string; nextSteps: strin
     if (section === 'summary') {
       if (summaryLength < MAX_SUMMARY_SCAN) summary.push(line);
       summaryLength += line.length;
-    }
-    else if (section === 'steps') {
+    } else if (section === 'steps') {
       const item = /^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(\S.*)$/.exec(trimmed);
       if (item) steps.push(oneLine(item[1], 200));
     }

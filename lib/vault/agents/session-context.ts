@@ -170,12 +170,7 @@ function looksLikeProject(note: Note, layout: VaultLayout): boolean {
   const says = (value: unknown): boolean =>
     Array.isArray(value) ? value.some(says) : typeof value === 'string' && /(^|[^\p{L}])projects?($|[^\p{L}])/iu.test(value.slice(0, 200));
   const tags = Array.isArray(fm.tags) ? fm.tags : typeof fm.tags === 'string' ? fm.tags.split(/[\s,]+/) : [];
-  return (
-    says(fm.type) ||
-    says(fm.category) ||
-    says(fm.categories) ||
-    tags.some((t) => typeof t === 'string' && /^#?projects?(\/|$)/i.test(t.trim()))
-  );
+  return says(fm.type) || says(fm.category) || says(fm.categories) || tags.some((t) => typeof t === 'string' && /^#?projects?(\/|$)/i.test(t.trim()));
 }
 
 /** The folder's name when the note is its folder note (`Heron/Heron.md`, `Heron/index.md`, `Heron/README.md`), else null. */
@@ -189,7 +184,14 @@ function folderNoteName(note: Note): string | null {
 
 /** Every name a note goes by: its `name`, `title`, first heading, file name, folder (for a folder note) and aliases. */
 function namesOf(note: Note): string[] {
-  const names = [String(note.frontmatter.name ?? ''), note.title, firstHeading(note.body ?? '') ?? '', basenameOf(note.path), folderNoteName(note) ?? '', ...aliasesOf(note)];
+  const names = [
+    String(note.frontmatter.name ?? ''),
+    note.title,
+    firstHeading(note.body ?? '') ?? '',
+    basenameOf(note.path),
+    folderNoteName(note) ?? '',
+    ...aliasesOf(note),
+  ];
   return [...new Set(names.map((n) => n.trim()).filter((n) => n !== '' && n.length <= 200))];
 }
 
@@ -197,7 +199,13 @@ function namesOf(note: Note): string[] {
 function byArgument(given: string, candidates: readonly Note[], eligible: readonly Note[]): ProjectMatch | null {
   const asPath = trimEndOf(given.replace(/^\[\[|\]\]$/g, '').replace(/\\/g, '/'), '/').toLowerCase();
   const withMd = asPath.endsWith('.md') ? asPath : `${asPath}.md`;
-  const byPath = eligible.find((n) => n.path.toLowerCase() === withMd) ?? best(eligible.filter((n) => folderNoteName(n) !== null && n.path.toLowerCase().startsWith(`${asPath}/`) && n.path.split('/').length === asPath.split('/').length + 1));
+  const byPath =
+    eligible.find((n) => n.path.toLowerCase() === withMd) ??
+    best(
+      eligible.filter(
+        (n) => folderNoteName(n) !== null && n.path.toLowerCase().startsWith(`${asPath}/`) && n.path.split('/').length === asPath.split('/').length + 1,
+      ),
+    );
   if (byPath) return { note: byPath, why: `the note at "${given}"${byPath.lucidType === 'project' ? '' : ' (without type: project)'}` };
   const lower = given.toLowerCase();
   const slug = slugify(given);
@@ -213,7 +221,9 @@ function byArgument(given: string, candidates: readonly Note[], eligible: readon
 
 /** Of several notes, the one Obsidian would pick for a name: a folder note first, then the shortest path. */
 function best(notes: readonly Note[]): Note | undefined {
-  return [...notes].sort((a, b) => Number(folderNoteName(b) !== null) - Number(folderNoteName(a) !== null) || a.path.length - b.path.length || a.path.localeCompare(b.path))[0];
+  return [...notes].sort(
+    (a, b) => Number(folderNoteName(b) !== null) - Number(folderNoteName(a) !== null) || a.path.length - b.path.length || a.path.localeCompare(b.path),
+  )[0];
 }
 
 const PROJECT_NOUNS = new Set(['project', 'repo', 'repository', 'codebase']);

@@ -35,11 +35,6 @@ export function termsOf(text: string): Set<string> {
   );
 }
 
-/** Whether a stemmed term carries no subject of its own ("fix", "update", "notes"). */
-export function isGenericTerm(term: string): boolean {
-  return GENERIC_WORDS.has(term);
-}
-
 /**
  * The terms that say what a text is about: {@link termsOf} without the generic ones ("fix",
  * "update", "look", "up"). When every term is generic, all of them, so a task of generic words
