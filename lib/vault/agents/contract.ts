@@ -124,12 +124,24 @@ const propertyFields = z.record(z.string().regex(PROPERTY_NAME).max(100), fieldV
 export const startSessionInputSchema = z.object({
   agent: requiredText(100).describe('Your name as an agent, e.g. "claude-code"; you write as agent:<slug of it>.'),
   task: requiredText(1000).describe('What you are about to do, in one sentence.'),
-  project: projectFilter.describe('The project\'s name or note path, e.g. "atlas" or "projects/atlas.md".'),
+  project: projectFilter.describe(
+    'The project\'s name, alias, title or note path, e.g. "atlas" or "projects/atlas.md"; a note without type: project counts. Left out, a project the task names is found.',
+  ),
   repo: optionalText(500).describe("The code repository you work in (remote URL or path), matched against projects' repo field."),
 });
 
-/** One note an agent should read before it starts, and why. */
-export const readFirstItemSchema = z.object({ path: z.string(), title: z.string(), type: z.string().nullable(), why: z.string() });
+/**
+ * One note an agent should read before it starts, and why (one short sentence). The last related
+ * session also carries its `summary` and `next_steps`, read from its note.
+ */
+export const readFirstItemSchema = z.object({
+  path: z.string(),
+  title: z.string(),
+  type: z.string().nullable(),
+  why: z.string(),
+  summary: z.string().optional(),
+  next_steps: z.array(z.string()).optional(),
+});
 /** One note an agent should read before it starts, and why. */
 export type ReadFirstItem = z.infer<typeof readFirstItemSchema>;
 
@@ -242,8 +254,9 @@ export const startSessionResultSchema = z.object({
   /** Where end_session will write the session note. */
   session_note: z.string(),
   task: z.string(),
-  /** The matched project note, or null. */
+  /** The matched project note (by the project argument, the repo, or a name in the task), or null. */
   project: z.string().nullable(),
+  /** At most 12 notes, in reading order: project, decisions, sessions, skills, then notes search ranks best. */
   read_first: z.array(readFirstItemSchema),
   since_last_session: sinceLastSessionSchema,
   /** Sentences about what could not be matched, for the agent. */
