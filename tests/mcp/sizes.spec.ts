@@ -12,23 +12,26 @@ import { makeTempVault, type TempVault } from '../support/temp-vault';
  * one fails here, so the growth is a decision rather than an accident.
  */
 
-/** tools/list as a client receives it (names, titles, descriptions, input and output schemas): 15,638 measured. */
-const TOOL_LIST_BUDGET = 17_000;
+/**
+ * tools/list as a client receives it (names, titles, descriptions, input and output schemas): 18,340
+ * before issue 12, 15,638 with its cuts, 17,696 once read_note gained paging, headings and titles.
+ */
+const TOOL_LIST_BUDGET = 18_500;
 /** A tool's description (339 at most measured); the details belong in its input fields' descriptions and the instructions. */
 const DESCRIPTION_BUDGET = 350;
 /** One input field's description. */
 const FIELD_DESCRIPTION_BUDGET = 160;
 /** The text block of each typical reply: the measured size and about a quarter more. */
 const REPLY_BUDGETS: Record<string, number> = {
-  'start_session (first session)': 1_300, // 1,020
+  'start_session (first session)': 1_800, // 1,406 (with the project's notes and the top search hits)
   search_notes: 1_400, // 1,093
-  'read_note (first hit)': 2_200, // 1,767
+  'read_note (first hit)': 2_800, // 2,202 (with headings, link titles and paging fields)
   'write_note (create)': 450, // 315
   record_decision: 500, // 395
   'propose_to_inbox (update)': 450, // 311
   'molt_skill (new skill)': 500, // 373
   end_session: 900, // 699
-  "start_session (after a person's edit)": 2_500, // 1,978
+  "start_session (after a person's edit)": 3_200, // 2,544
   'write_note (conflict)': 900, // 704
   'read_note (missing: an error)': 300, // 47
   'end_session (second)': 700, // 505

@@ -13,8 +13,10 @@ to git, so every change can be seen and reverted.
 ## The protocol
 
 1. **Start**: call \`start_session\` with your agent name and the task. It returns your session id
-   and what to read first: the project note, its current decisions, the last sessions on the same
-   work, the skills whose trigger fits the task, and what people changed since your last session,
+   and what to read first: the project (named in the task, or by \`project\` or \`repo\`), its
+   current decisions, the last sessions on the same work (the newest with its summary and next
+   steps), the skills whose trigger fits the task, the notes search ranks best for the task, and
+   what people changed since your last session,
    grouped by note, newest first, each with who, when and their own words: notes they edited
    (also edits saved on disk and not committed yet), edits they reverted, and your proposals they
    rejected, accepted by hand or moved. Read those first. A person's edit is an instruction:
