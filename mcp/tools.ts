@@ -178,7 +178,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Start a session',
       description:
-        "Call this first. Returns your session id, what to read before working (the project, its current decisions, recent sessions on this work with the newest's summary and next steps, fitting skills, the notes search ranks best for the task, each with why) and what people changed since your last session, per note, with who, when and their own words. People's corrections are instructions: follow them.",
+        "Call this first. Returns your session id, what to read first (the project, its decisions, recent sessions with the newest's next steps, fitting skills, the notes search ranks best; each with why) and what people changed since your last session, per note, in their own words. People's corrections are instructions: follow them.",
       inputSchema: startSessionInputSchema,
       outputSchema: startSessionResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ReadFirstItem } from '../../lib/vault/agents/contract';
-import { initVault, openVault } from '../../lib/vault/index';
+import type { ReadFirstItem, StartSessionResult } from '../../lib/vault/agents/contract';
+import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import type { Vault } from '../../lib/vault/vault';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
 import { connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
@@ -166,8 +166,12 @@ describe('start_session lists what is related, and only that', () => {
       summary: 'Retries work for timeouts. The 429 case is still open.',
       next_steps: ['Handle 429 with Retry-After', 'Add a test for the backoff'],
     });
-    expect(textOf(result)).toContain('   Summary: Retries work for timeouts. The 429 case is still open.');
-    expect(textOf(result)).toContain('   Next steps:\n   - Handle 429 with Retry-After\n   - Add a test for the backoff');
+    // The model reads it in the JSON text; a person reads it in words (`lucid session start`).
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    expect(renderStart(result.structuredContent as StartSessionResult)).toContain('   Summary: Retries work for timeouts. The 429 case is still open.');
+    expect(renderStart(result.structuredContent as StartSessionResult)).toContain(
+      '   Next steps:\n   - Handle 429 with Retry-After\n   - Add a test for the backoff',
+    );
     // Only the newest related session carries them.
     expect(next.read_first.filter((r) => r.next_steps || r.summary)).toHaveLength(1);
   });

@@ -125,7 +125,7 @@ export const startSessionInputSchema = z.object({
   agent: requiredText(100).describe('Your name as an agent, e.g. "claude-code"; you write as agent:<slug of it>.'),
   task: requiredText(1000).describe('What you are about to do, in one sentence.'),
   project: projectFilter.describe(
-    'The project\'s name, alias, title or note path, e.g. "atlas" or "projects/atlas.md"; a note without type: project counts. Left out, a project the task names is found.',
+    'The project\'s name, alias, title or note path, e.g. "atlas" or "projects/atlas.md" (any note, typed or not). Left out: a project the task names.',
   ),
   repo: optionalText(500).describe("The code repository you work in (remote URL or path), matched against projects' repo field."),
 });
@@ -306,7 +306,7 @@ const bodyOffset = z
 /** What `read_note` takes. */
 export const readNoteInputSchema = z.object({
   path: requiredText(1024).describe(
-    'The note: its path ("decisions/use-postgres.md"), its file name, title or an alias ("Jane Doe"), or a wikilink ("[[Jane Doe]]", "[[Jane Doe#Role]]"), resolved as Obsidian resolves links.',
+    'The note: a path ("decisions/use-postgres.md"), file name, title, alias ("Jane Doe") or wikilink ("[[Jane Doe#Role]]"), resolved as Obsidian does.',
   ),
   section: optionalText(500).describe('Only the section under this heading (its text, e.g. "Decisions"; "Parent#Child" for a heading under another).'),
   offset: bodyOffset
