@@ -1,5 +1,17 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { assertWritableRepo, formatDate, gitConfig, initVault, inspectLock, readNoteForAgent, searchNotes, type Vault } from '../lib/vault';
+import {
+  assertWritableRepo,
+  describeRead,
+  findNote,
+  formatDate,
+  gitConfig,
+  initVault,
+  inspectLock,
+  readNoteForAgent,
+  searchNotes,
+  type ReadNoteInput,
+  type Vault,
+} from '../lib/vault';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
@@ -107,18 +119,27 @@ export const commands: Record<string, Command> = {
     },
   },
   read: {
-    summary: 'Print a note (with --json: front matter, hash, links, backlinks)',
-    usage: 'lucid read PATH [--vault DIR] [--json]',
-    options: { ...vaultOption, ...jsonOption },
+    summary: 'Print a note, found by path, title, alias or [[link]] (with --json: front matter, hash, headings, links, backlinks)',
+    usage: 'lucid read NOTE [--vault DIR] [--section HEADING] [--offset N] [--max-chars N] [--json]',
+    options: { ...vaultOption, ...jsonOption, section: { type: 'string' }, offset: { type: 'string' }, 'max-chars': { type: 'string' } },
     async run(io, values, positionals) {
-      if (positionals.length !== 1) throw new UsageError('read needs one note path, e.g. lucid read decisions/use-postgres.md');
+      if (positionals.length !== 1) throw new UsageError('read needs one note, e.g. lucid read decisions/use-postgres.md or lucid read "Jane Doe"');
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        if (values.json) {
-          printJson(io, await readNoteForAgent(vault, positionals[0]));
+        // Numbers go to the contract as numbers when they are digits, else as given, so a bad one gets the tool's sentence.
+        const number = (value: string | boolean | undefined) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+        const input = { path: positionals[0], section: values.section, offset: number(values.offset), max_chars: number(values['max-chars']) };
+        const paged = input.section !== undefined || input.offset !== undefined || input.max_chars !== undefined;
+        if (values.json || paged) {
+          const result = await readNoteForAgent(vault, input as ReadNoteInput);
+          if (values.json) printJson(io, result);
+          else {
+            io.out(result.body);
+            if (result.next_offset !== null) io.err(describeRead(result));
+          }
           return 0;
         }
-        const note = await vault.readNote(positionals[0]);
+        const note = await findNote(vault, positionals[0]);
         if (note.text === null) {
           io.err(`lucid: ${note.path} cannot be shown as text: ${note.problemMessage}`);
           return 1;

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ListToolsRequestSchema, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import {
   abandonSessions,
   endSession,
@@ -20,7 +21,6 @@ import {
   recordDecision,
   recordDecisionInputSchema,
   recordDecisionResultSchema,
-  renderStart,
   searchNotes,
   searchNotesInputSchema,
   searchNotesResultSchema,
@@ -54,13 +54,46 @@ export interface LucidMcpServer {
   abandonOpenSessions(): Promise<string[]>;
 }
 
-/** A tool's reply: the structured result, and the same as text for clients that only show text. */
-function reply(structured: { [key: string]: unknown }, text: string, isError = false): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
+/**
+ * A tool's reply: the structured result, and the same result once more as compact JSON text, as the
+ * MCP spec asks for clients that ignore structuredContent. A model reads one of the two, so the text
+ * adds no summary sentence and no indentation: what a model should act on (a write's `message`)
+ * is a field of the result.
+ */
+function reply(structured: { [key: string]: unknown }, isError = false): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
-function withJson(sentence: string, structured: unknown): string {
-  return `${sentence}\n\n${JSON.stringify(structured, null, 2)}`;
+const isBareType = (schema: unknown): schema is { type: string } =>
+  typeof schema === 'object' && schema !== null && Object.keys(schema).length === 1 && typeof (schema as { type?: unknown }).type === 'string';
+
+/**
+ * A schema as zod writes it for the SDK (draft-07), written plainly for the tool list a model
+ * reads: no `$schema` line, `"type": ["string", "null"]` for a nullable field instead of an
+ * `anyOf` of two schemas, no safe-integer bounds on every integer, and no
+ * `additionalProperties: false`, which zod adds to every result object although the contract's
+ * objects let more keys through (so a client that validates with the list accepts what the
+ * server's own check accepts). Otherwise the same constraints.
+ */
+function plainSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(plainSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$schema' || (key === 'additionalProperties' && value === false)) continue;
+    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
+    out[key] =
+      key === 'properties' && typeof value === 'object' && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, plainSchema(property)]))
+        : plainSchema(value);
+  }
+  const options: unknown[] = Array.isArray(out.anyOf) ? out.anyOf : [];
+  const [first, second] = options;
+  if (options.length === 2 && out.type === undefined && isBareType(first) && isBareType(second) && second.type === 'null') {
+    delete out.anyOf;
+    out.type = [first.type, 'null'];
+  }
+  return out;
 }
 
 /** An expected failure as a sentence a model can act on. */
@@ -86,6 +119,28 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
   const running = new Set<Promise<unknown>>();
   let closing = false;
   let abandoned: Promise<string[]> | null = null;
+
+  const listed = new Map<string, { title?: string; description?: string; input: z.ZodType; output: z.ZodType; annotations?: ToolAnnotations }>();
+  const register: McpServer['registerTool'] = (name, config, cb) => {
+    listed.set(name, {
+      title: config.title,
+      description: config.description,
+      input: config.inputSchema as unknown as z.ZodType,
+      output: config.outputSchema as unknown as z.ZodType,
+      annotations: config.annotations,
+    });
+    return server.registerTool(name, config, cb);
+  };
+  let toolList: Tool[] | null = null;
+  const listTools = (): Tool[] =>
+    (toolList ??= [...listed].map(([name, t]) => ({
+      name,
+      title: t.title,
+      description: t.description,
+      inputSchema: plainSchema(z.toJSONSchema(t.input, { target: 'draft-7', io: 'input' })) as Tool['inputSchema'],
+      outputSchema: plainSchema(z.toJSONSchema(t.output, { target: 'draft-7', io: 'output' })) as Tool['outputSchema'],
+      annotations: t.annotations,
+    })));
 
   const stillOpen = () => {
     for (const id of [...working]) if (!readOpenSession(vault, id)) working.delete(id);
@@ -118,12 +173,12 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     };
   }
 
-  server.registerTool(
+  register(
     'start_session',
     {
       title: 'Start a session',
       description:
-        "Call this first. Returns your session id and what to read before working: the project note, its current decisions, the last sessions on the same work, the skills whose trigger fits the task (each with why), and what people changed since your last session, grouped by note with who, when and their own words: notes they edited (committed or only saved on disk), edits they reverted, and inbox proposals they rejected, accepted by hand or moved. Follow people's corrections: they are instructions.",
+        "Call this first. Returns your session id, what to read first (the project, its decisions, recent sessions with the newest's next steps, fitting skills, the notes search ranks best; each with why) and what people changed since your last session, per note, in their own words. People's corrections are instructions: follow them.",
       inputSchema: startSessionInputSchema,
       outputSchema: startSessionResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -132,48 +187,47 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
       const result = await startSession(vault, { ...args, owner });
       owned.add(result.session);
       working.add(result.session);
-      return reply({ ...result }, renderStart(result));
+      return reply({ ...result });
     }),
   );
 
-  server.registerTool(
+  register(
     'search_notes',
     {
       title: 'Search notes',
-      description: 'Search the vault with a question in plain words; ranked notes with snippets (matches marked « »). Search before you assume.',
+      description: 'Search the vault with a question in plain words: ranked notes with snippets (matches marked « »). Search before you assume.',
       inputSchema: searchNotesInputSchema,
       outputSchema: searchNotesResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool('search_notes', async (args) => {
       const result = await searchNotes(vault, args, stillOpen());
-      const sentence = result.results.length === 0 ? 'No notes match. Try other words, or fewer filters.' : `${result.results.length} notes match.`;
-      return reply({ ...result }, withJson(sentence, result));
+      return reply({ ...result });
     }),
   );
 
-  server.registerTool(
+  register(
     'read_note',
     {
       title: 'Read a note',
       description:
-        'Read a note: its front matter, body, content hash (pass it as expected_hash when you write it), outgoing links (resolved) and backlinks. Writes nothing.',
+        "Read a note by path, file name, title, alias or [[wikilink]] (a miss names the closest notes). Returns front matter, body (20,000 characters at a time: pass next_offset as offset, or a heading as section), headings, links and backlinks with titles, and the whole file's hash for expected_hash. Never replace a note with a part you read.",
       inputSchema: readNoteInputSchema,
       outputSchema: readNoteResultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     tool('read_note', async (args) => {
-      const result = await readNoteForAgent(vault, args.path, stillOpen());
-      return reply({ ...result }, withJson(`${result.path} (hash ${result.hash}).`, result));
+      const result = await readNoteForAgent(vault, args, stillOpen());
+      return reply({ ...result });
     }),
   );
 
-  server.registerTool(
+  register(
     'write_note',
     {
       title: 'Write a note',
       description:
-        'Create or change a note; one commit and one changelog line. Modes: create (content is the whole note, front matter included), replace (the whole note; expected_hash required), append (content added at the end), set_fields (front-matter properties; null removes one). A stale expected_hash is refused as a conflict and your version goes to the inbox. Schema violations are refused with field and reason. Secrets are never committed.',
+        'Create or change a note in one commit. A stale expected_hash is a conflict: nothing is overwritten and your version goes to the inbox. Invalid front matter is refused with the field and why; a write holding a secret goes to the inbox, masked.',
       inputSchema: writeNoteInputSchema,
       outputSchema: writeNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -181,16 +235,15 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     tool('write_note', async (args) => {
       use(args.session);
       const result = await writeNote(vault, args);
-      return reply({ ...result }, withJson(result.message, result), result.status !== 'written');
+      return reply({ ...result }, result.status !== 'written');
     }),
   );
 
-  server.registerTool(
+  register(
     'propose_to_inbox',
     {
       title: 'Propose a change to the inbox',
-      description:
-        'Send a change you are not sure of to the inbox, for a person to accept, edit or reject. For update, content is the whole proposed note, front matter included.',
+      description: 'Send a change you are not sure of to the inbox, for a person to accept, edit or reject.',
       inputSchema: proposeInputSchema,
       outputSchema: proposeResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -198,16 +251,15 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     tool('propose_to_inbox', async (args) => {
       use(args.session);
       const result = await proposeToInbox(vault, args);
-      return reply({ ...result }, withJson(result.message, result));
+      return reply({ ...result });
     }),
   );
 
-  server.registerTool(
+  register(
     'record_decision',
     {
       title: 'Record a decision',
-      description:
-        'Record what was decided and why as a decision note of a project. With replaces, the replaced decision gets status superseded and superseded_by, in the same commit.',
+      description: "Record a project's decision and why, as a decision note. With replaces, the old decision is marked superseded in the same commit.",
       inputSchema: recordDecisionInputSchema,
       outputSchema: recordDecisionResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -215,16 +267,15 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     tool('record_decision', async (args) => {
       use(args.session);
       const result = await recordDecision(vault, args);
-      return reply({ ...result }, withJson(result.message, result), result.status !== 'written');
+      return reply({ ...result }, result.status !== 'written');
     }),
   );
 
-  server.registerTool(
+  register(
     'molt_skill',
     {
       title: 'Create or improve a skill',
-      description:
-        'Keep a procedure as a skill in skills/<name>.md: a new skill starts at version 1 (trigger required); an existing one molts to version + 1. Each molt is a reviewable commit.',
+      description: `Keep a procedure as a skill (${vault.layout.skills}/<name>.md): a new one starts at version 1 and needs a trigger; an existing one goes to version + 1. Each change is a reviewable commit.`,
       inputSchema: moltSkillInputSchema,
       outputSchema: moltSkillResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -232,16 +283,16 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     tool('molt_skill', async (args) => {
       use(args.session);
       const result = await moltSkill(vault, args);
-      return reply({ ...result }, withJson(result.message, result), result.status !== 'written');
+      return reply({ ...result }, result.status !== 'written');
     }),
   );
 
-  server.registerTool(
+  register(
     'end_session',
     {
       title: 'End the session',
       description:
-        'Call this when you are done. Writes the session note with your summary, the outcome, next steps and what Lucid observed: queries, notes read, notes touched, inbox proposals, skills read, and the times of the first search and first write.',
+        'Call this when you are done. Writes your session note: your summary, the outcome, next steps and what Lucid observed (searches, notes read and written, proposals, skills read).',
       inputSchema: endSessionInputSchema,
       outputSchema: endSessionResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -250,9 +301,13 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
       const result = await endSession(vault, args);
       owned.delete(result.session);
       working.delete(result.session);
-      return reply({ ...result }, withJson(result.message, result));
+      return reply({ ...result });
     }),
   );
+
+  // The SDK lists the same tools with their schemas as zod writes them; the plain form reads the same to a
+  // client and costs a model's context less (plainSchema).
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
 
   server.registerPrompt(
     'memory_protocol',

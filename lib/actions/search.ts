@@ -14,6 +14,7 @@ const searchNotesSchema = z.object({
 /** Search as you type: ranked notes with snippets (matches between « and »). */
 export const searchNotesAction = gatedAction(searchNotesSchema, async (input) => {
   const vault = await getVault();
-  const hits = await vault.search(input.query, { type: input.type || undefined, folder: input.folder || undefined, limit: input.limit ?? 30 });
+  // Prefix matching is for a person typing here; agents and the CLI search whole words.
+  const hits = await vault.search(input.query, { type: input.type || undefined, folder: input.folder || undefined, limit: input.limit ?? 30, prefix: true });
   return hits.map((h) => ({ path: h.path, title: h.title, type: h.type, snippet: h.snippet }));
 });

@@ -25,6 +25,7 @@ export * from './agents/contract';
 export { renderStart } from './agents/render';
 export * from './agents/session-ops';
 export * from './agents/read-ops';
+export * from './agents/read-note';
 export * from './agents/inbox-ops';
 export * from './agents/write-ops';
 export * from './agents/decision-ops';

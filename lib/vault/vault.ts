@@ -191,13 +191,15 @@ export class Vault {
   }
 
   /**
-   * Searches notes for a question written as people and agents write it (BM25, stemming, title,
-   * aliases, headings and tags above body text). The changelog, inbox and evaluations are left out
-   * unless `includeSystem`.
+   * Searches notes for a question written as people and agents write it (BM25 with stemming, notes
+   * with more of the question's words and with them in the title, aliases or file name first, session
+   * notes below others of equal relevance), hits in descending score order. The
+   * changelog, inbox, evaluations and AGENTS.md are left out unless `includeSystem` (or a type or
+   * folder filter asks for them). Whole words only: `prefix` is for a person typing in the dashboard.
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     if (this.clock().getTime() - this.lastSync > 1000) await this.syncSearch();
-    return this.index().search(query, { systemPrefixes: systemPrefixes(this.layout), ...options });
+    return this.index().search(query, { systemPrefixes: [...systemPrefixes(this.layout), this.layout.agents], ...options });
   }
 
   /** Closes the indexes (tests and short-lived CLI runs). */

@@ -9,7 +9,7 @@ test('follows a wikilink and a markdown link from one note to the next', async (
   await expect(note.title).toHaveText('Team handbook');
   await note.body.getByRole('link', { name: 'Grace' }).last().click();
   await expect(page).toHaveURL(/\/notes\/people\/grace-hopper\.md$/);
-  await expect(note.title).toHaveText('grace-hopper');
+  await expect(note.title).toHaveText('Grace Hopper');
   await page.goBack();
   await note.body.getByRole('link', { name: 'atlas project note' }).click();
   await expect(page).toHaveURL(/\/notes\/projects\/atlas\.md$/);
@@ -34,7 +34,7 @@ test('opens notes whose names have spaces, emoji, %, a dash and non-Latin letter
 test('a note whose name has # and accents opens, and links to it resolve', async ({ page }) => {
   const vault = e2eVault();
   const id = randomBytes(3).toString('hex');
-  vault.write(`Notes/Résumé tips #1 ${id}.md`, `# Tips\n\nSee [[Team handbook]].\n`);
+  vault.write(`Notes/Résumé tips #1 ${id}.md`, `Tips for a résumé.\n\nSee [[Team handbook]].\n`);
   vault.write(
     `Notes/Index ${id}.md`,
     `A wikilink would stop at the #, so this one is a markdown link: read [the tips](R%C3%A9sum%C3%A9%20tips%20%231%20${id}.md).\n`,
@@ -70,7 +70,7 @@ test('a note with <script>, onerror= and an iframe renders them inert', async ({
   });
   const note = new NotePage(page);
   await note.open('Notes/Pasted from support ticket.md');
-  await expect(note.title).toHaveText('Pasted from support ticket');
+  await expect(note.title).toHaveText('Pasted from support ticket 4821');
   await expect(note.body).toContainText("<script>alert('hello from the preview')</script>");
   await expect(note.body).toContainText('<iframe');
   await expect(note.body.locator('iframe')).toHaveCount(0);

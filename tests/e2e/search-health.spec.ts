@@ -6,7 +6,7 @@ test('search finds a note by words that are not in its title, as you type', asyn
   await page.goto('/search');
   await page.getByRole('searchbox').fill('why did we leave sqlite? nightly rebuild window');
   const results = page.getByRole('list', { name: 'Search results' });
-  await expect(results.getByRole('link', { name: 'beacon-move-to-opensearch' })).toBeVisible();
+  await expect(results.getByRole('link', { name: 'Move to OpenSearch' })).toBeVisible();
   await expect(results.locator('mark').first()).toBeVisible();
   await expect(page).toHaveURL(/\?q=why/);
 });

@@ -70,12 +70,13 @@ describe('SearchIndex ranking', () => {
     expect(hits[0].score).toBeGreaterThan(hits[1].score);
   });
 
-  it('ranks aliases, headings and tags above the body', () => {
+  it('ranks aliases, headings and tags above a mention in the body', () => {
+    // As notes are indexed: a heading and an inline tag are in the body too, so they count twice.
     indexNotes(
-      note('a.md', { body: 'kafka kafka kafka appears three times in this body' }),
+      note('a.md', { body: 'We might move the event bus to kafka later on.' }),
       note('b.md', { aliases: ['Kafka'], body: 'Event bus.' }),
-      note('c.md', { headings: ['Kafka rollout'], body: 'Plan.' }),
-      note('d.md', { tags: ['kafka'], body: 'Notes.' }),
+      note('c.md', { headings: ['Kafka rollout'], body: '# Kafka rollout\n\nPlan.' }),
+      note('d.md', { tags: ['kafka'], body: 'Notes. #kafka' }),
     );
     const ranked = paths('kafka');
     expect(ranked).toHaveLength(4);
@@ -110,10 +111,92 @@ describe('SearchIndex ranking', () => {
     expect(paths('postgres replication setup')).toEqual(['both.md', 'one.md']);
   });
 
-  it('matches the last word as a prefix while it is being typed', () => {
+  it('matches the last word as a prefix while it is being typed, only when asked to', () => {
     indexNotes(note('decisions/use-postgres.md', { body: 'Postgres replication.' }));
-    expect(paths('postgres repl')).toEqual(['decisions/use-postgres.md']);
-    expect(paths('repl ')).toEqual([]);
+    expect(paths('postgres repl', { prefix: true })).toEqual(['decisions/use-postgres.md']);
+    expect(paths('repl', { prefix: true })).toEqual(['decisions/use-postgres.md']);
+    expect(paths('repl ', { prefix: true })).toEqual([]);
+    expect(paths('repl')).toEqual([]);
+  });
+
+  it('never matches "reps" to "repo" without the prefix option', () => {
+    indexNotes(note('projects/tooling.md', { body: 'The repo lives on the build server.' }));
+    expect(paths('reps')).toEqual([]);
+    expect(paths('reps', { prefix: false })).toEqual([]);
+    expect(paths('repo')).toEqual(['projects/tooling.md']);
+    expect(paths('reps', { prefix: true })).toEqual(['projects/tooling.md']);
+  });
+
+  it('returns hits in descending score order', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 41}`).join(' ');
+    indexNotes(
+      note('a.md', { body: 'zeppelin zeppelin zeppelin zeppelin' }),
+      note('b.md', { body: `The zeppelin budget was approved after a review of the hangar costs. ${filler(80)}` }),
+      note('c.md', { body: 'budget notes' }),
+      note('d.md', { title: 'Hangar', body: `${filler(40)} costs` }),
+      note('e.md', { type: 'session', body: 'zeppelin budget hangar costs review' }),
+      note('f.md', { aliases: ['Airship budget'], body: filler(10) }),
+      note('g.md', { headings: ['Zeppelin review'], tags: ['budget'], body: filler(200) }),
+    );
+    for (const question of ['zeppelin budget', 'hangar costs review', 'airship budget zeppelin', 'budget', 'review of the zeppelin hangar budget costs']) {
+      const scores = index.search(question, { limit: 200 }).map((hit) => hit.score);
+      expect(scores.length, question).toBeGreaterThan(1);
+      expect(scores, question).toEqual([...scores].sort((x, y) => y - x));
+    }
+  });
+
+  it('ranks a title match above a long note that mentions the words', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `topic${i % 53}`).join(' ');
+    indexNotes(
+      note('notes/deploy-checklist.md', { title: 'Deploy checklist', body: 'Build, tag, ship, then watch the error rate for an hour.' }),
+      note('notes/meeting.md', {
+        title: 'Weekly meeting',
+        body: `${filler(150)} we went over the deploy checklist ${filler(150)} the deploy went fine and the checklist was updated`,
+      }),
+      ...Array.from({ length: 10 }, (_, i) => note(`notes/other-${i}.md`, { body: filler(30 + i) })),
+    );
+    expect(paths('what is on the deploy checklist?')).toEqual(['notes/deploy-checklist.md', 'notes/meeting.md']);
+    expect(paths('deploy checklist')).toEqual(['notes/deploy-checklist.md', 'notes/meeting.md']);
+  });
+
+  it('ranks a title or alias match above a note of the same length that mentions the words twice', () => {
+    const filler = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i % 53}`).join(' ');
+    indexNotes(
+      note('notes/deploy-checklist.md', { title: 'Deploy checklist', body: filler(300, 'step') }),
+      note('notes/meeting.md', { title: 'Weekly meeting', body: `${filler(150, 'topic')} deploy checklist ${filler(148, 'topic')} deploy checklist` }),
+      note('notes/runbook.md', { title: 'Runbook', aliases: ['Rollback plan'], body: filler(300, 'step') }),
+      note('notes/retro.md', { title: 'Retro', body: `${filler(150, 'topic')} rollback plan ${filler(148, 'topic')} rollback plan` }),
+      ...Array.from({ length: 10 }, (_, i) => note(`notes/other-${i}.md`, { body: filler(300, 'other') })),
+    );
+    expect(paths('deploy checklist')).toEqual(['notes/deploy-checklist.md', 'notes/meeting.md']);
+    expect(paths('the rollback plan')).toEqual(['notes/runbook.md', 'notes/retro.md']);
+  });
+
+  it('ranks an alias match like a title match', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `topic${i % 53}`).join(' ');
+    indexNotes(
+      note('people/ada.md', { title: 'Ada Lovelace', aliases: ['countess of computing'], body: 'Wrote the first program, for the analytical engine.' }),
+      note('notes/history.md', { body: `${filler(200)} a countess, and computing history ${filler(100)}` }),
+      ...Array.from({ length: 10 }, (_, i) => note(`notes/other-${i}.md`, { body: filler(30 + i) })),
+    );
+    expect(paths('countess of computing')).toEqual(['people/ada.md', 'notes/history.md']);
+  });
+
+  it('ranks a session note below an ordinary note of equal relevance', () => {
+    const body = 'The cache eviction policy is LRU with a ten minute TTL.';
+    indexNotes(note('sessions/cache.md', { type: 'session', title: 'Cache tuning', body }), note('notes/cache.md', { title: 'Cache tuning', body }));
+    const hits = index.search('cache eviction policy');
+    expect(hits.map((h) => h.path)).toEqual(['notes/cache.md', 'sessions/cache.md']);
+    expect(hits[1].score).toBeLessThan(hits[0].score);
+  });
+
+  it('ranks a far more relevant session note above a barely relevant ordinary note', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `topic${i % 53}`).join(' ');
+    indexNotes(
+      note('sessions/cache.md', { type: 'session', title: 'Cache eviction policy', body: 'Chose LRU eviction for the cache.' }),
+      note('notes/misc.md', { body: `${filler(300)} cache` }),
+    );
+    expect(paths('cache eviction policy')).toEqual(['sessions/cache.md', 'notes/misc.md']);
   });
 
   it('finds words in other scripts and ignores emoji', () => {
@@ -222,6 +305,7 @@ describe('SearchIndex filters', () => {
       note('changelog.md', { body: 'database changelog line' }),
       note('changelog/2025-12.md', { body: 'database old changelog' }),
       note('evals/runs/2026-01-01-0000-recall.md', { type: 'eval-run', body: 'database eval' }),
+      note('AGENTS.md', { body: 'database protocol' }),
     );
   });
 
@@ -259,8 +343,8 @@ describe('SearchIndex filters', () => {
   it("leaves out Lucid's own files unless asked", () => {
     const everyday = paths('database', { limit: 200 });
     expect(everyday).toHaveLength(8);
-    expect(everyday.some((p) => p.startsWith('inbox/') || p.startsWith('changelog') || p.startsWith('evals/'))).toBe(false);
-    expect(paths('database', { includeSystem: true, limit: 200 })).toHaveLength(12);
+    expect(everyday.some((p) => p.startsWith('inbox/') || p.startsWith('changelog') || p.startsWith('evals/') || p === 'AGENTS.md')).toBe(false);
+    expect(paths('database', { includeSystem: true, limit: 200 })).toHaveLength(13);
   });
 
   it('searches evaluation runs when the type filter asks for them', () => {
@@ -269,7 +353,7 @@ describe('SearchIndex filters', () => {
 
   it('uses the system prefixes it is given', () => {
     const found = paths('database', { systemPrefixes: ['Daily Notes/'], limit: 200 });
-    expect(found).toHaveLength(10);
+    expect(found).toHaveLength(11);
     expect(found).toContain('inbox/2026-01-01-000000-proposal.md');
     expect(found.some((p) => p.startsWith('Daily Notes/'))).toBe(false);
   });
@@ -549,10 +633,12 @@ describe('coordination', () => {
   });
 
   it('ranks a note with every term of the question above one that repeats a single rare term', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `topic${i % 53}`).join(' ');
     indexNotes(
       note('a.md', { body: 'zeppelin zeppelin zeppelin zeppelin' }),
       note('b.md', { body: 'The zeppelin budget was approved after a long review of the hangar costs and other things.' }),
       note('c.md', { body: 'budget notes' }),
+      ...Array.from({ length: 10 }, (_, i) => note(`other-${i}.md`, { body: filler(10 + i) })),
     );
     expect(paths('zeppelin budget')[0]).toBe('b.md');
   });

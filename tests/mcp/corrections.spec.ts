@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SinceLastSession } from '../../lib/vault/agents/contract';
-import { initVault, openVault } from '../../lib/vault/index';
+import type { SinceLastSession, StartSessionResult } from '../../lib/vault/agents/contract';
+import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import { isNoteFile } from '../../lib/vault/notes/paths';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
 import { connectInMemory, ok, textOf } from '../support/mcp';
@@ -68,8 +68,9 @@ describe.skipIf(!haveFixtures)("a person's corrections on real vaults reach the 
           examples: imported.slice(0, 3),
         }),
       ]);
+      expect(JSON.parse(textOf(started))).toEqual(started.structuredContent);
       expect(
-        textOf(started)
+        renderStart(ok<StartSessionResult>(started))
           .split('\n')
           .filter((l) => l.includes('human:Owner')),
       ).toHaveLength(1);
@@ -190,16 +191,17 @@ describe.skipIf(!haveFixtures)("a person's corrections on real vaults reach the 
         ]);
         expect(deploysNote.changes[0].lines).toContain('+ Deploy on Fridays.');
 
-        const text = textOf(result);
-        for (const words of [
-          'Grace owns billing now',
-          'We never store card numbers',
-          'Wrote the glossary myself',
-          'someday/support-owner.md',
-          'not yet committed',
-        ]) {
+        // The model reads the structured result once, as JSON; a person reads it in words (`lucid session start`).
+        const json = textOf(result);
+        expect(JSON.parse(json)).toEqual(result.structuredContent);
+        expect(json).not.toContain('.obsidian');
+        expect(json).not.toContain(TOKEN);
+        const text = renderStart(ok<StartSessionResult>(result));
+        for (const words of ['Grace owns billing now', 'We never store card numbers', 'Wrote the glossary myself', 'someday/support-owner.md']) {
+          expect(json).toContain(words);
           expect(text).toContain(words);
         }
+        expect(text).toContain('not yet committed');
         expect(text).toContain('- agent-notes/deploys.md: it does not exist now');
         expect(text).not.toContain('.obsidian');
         expect(text).not.toContain(TOKEN);

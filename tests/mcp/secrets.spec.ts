@@ -43,7 +43,8 @@ describe('write_note and the secrets guard, through an MCP client', () => {
     expect(result.isError).toBe(true);
     const data = result.structuredContent as WriteData;
     expect(data.status).toBe('possible_secret');
-    expect(textOf(result)).toMatch(/a credential/);
+    expect(data.message).toMatch(/a credential/);
+    expect(JSON.parse(textOf(result))).toEqual(data);
     expect(textOf(result)).not.toContain(HEX32);
     expect(filesOf(tv)).toEqual(['changelog.md', data.inbox_path]);
     const inbox = tv.read(data.inbox_path ?? '');
@@ -83,7 +84,8 @@ describe('write_note and the secrets guard, through an MCP client', () => {
     expect(result.isError).toBe(true);
     const data = result.structuredContent as WriteData;
     expect(data.status).toBe('conflict');
-    expect(textOf(result)).toMatch(/uncommitted changes.*a GitHub token.*never commits secrets/);
+    expect(data.message).toMatch(/uncommitted changes.*a GitHub token.*never commits secrets/);
+    expect(JSON.parse(textOf(result))).toEqual(data);
     expect(textOf(result)).not.toContain(GHP.slice(4));
     expect(tv.read(NOTE)).toBe(typed);
     expect(tv.read(data.inbox_path ?? '')).toContain('Deploys happen on Fridays.');

@@ -23,8 +23,8 @@ afterEach(async () => {
   for (const tv of vaults.splice(0)) tv.cleanup();
 });
 
-function tempVault(): TempVault {
-  const tv = makeTempVault(MCP_VAULT_FILES);
+function tempVault(files: Record<string, string> = MCP_VAULT_FILES): TempVault {
+  const tv = makeTempVault(files);
   vaults.push(tv);
   return tv;
 }
@@ -68,6 +68,29 @@ async function waitFor(check: () => boolean, ms: number): Promise<void> {
 }
 
 describe('lucid mcp over stdio', () => {
+  it('an agent new to the vault gets the project and its decision from a task that names it, and finds the decision in other words', async () => {
+    const tv = tempVault({
+      'projects/heron.md': '---\ntype: project\nname: Heron\nstatus: active\n---\n\n# Heron\n\nThe support desk.\n',
+      'decisions/heron-tickets-in-postgres.md':
+        '---\ntype: decision\ndate: 2026-11-02\nproject: "[[projects/heron]]"\nstatus: accepted\n---\n\n# Heron stores tickets in PostgreSQL\n\nOne table per queue, JSONB for custom fields.\n',
+      'README.md': '# Team notes\n\nWhich tools we use, which services we run, and who to ask about the database, the ticketing, the service desk and more.\n',
+      'notes/standup.md': '# Standup\n\nTicket triage moved to Tuesdays.\n',
+    });
+    const server = await spawnServer(tv);
+    const started = ok(await server.call('start_session', { agent: 'claude-code', task: 'add ticket search to Heron' })) as {
+      project: string;
+      read_first: { path: string }[];
+    };
+    expect(started.project).toBe('projects/heron.md');
+    expect(started.read_first.map((r) => r.path).slice(0, 2)).toEqual(['projects/heron.md', 'decisions/heron-tickets-in-postgres.md']);
+    const found = ok(await server.call('search_notes', { query: 'Where does the support desk keep its tickets?' })) as {
+      results: { path: string; score: number }[];
+    };
+    expect(found.results.slice(0, 3).map((r) => r.path)).toContain('decisions/heron-tickets-in-postgres.md');
+    const scores = found.results.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
   it('serves a whole session: every write one commit with trailers and one changelog line, the session note at the end', async () => {
     const tv = tempVault();
     const server = await spawnServer(tv);

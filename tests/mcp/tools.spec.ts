@@ -115,8 +115,9 @@ describe('start_session', () => {
       expect(item.why.length).toBeGreaterThan(10);
     }
     expect(data.read_first.find((r) => r.path === 'skills/triage-flaky-tests.md')?.why).toMatch(/trigger/);
-    expect(textOf(result)).toContain('decisions/atlas-use-postgres.md');
-    expect(textOf(result)).toContain(data.session);
+    // The text block is the structured result once, as compact JSON (for clients that ignore structuredContent).
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    expect(textOf(result)).not.toContain('\n  ');
     const after = snapshot(tv.root);
     expect(after.head).toBe(before.head);
     expect(after.status).toBe(before.status);
@@ -186,7 +187,7 @@ describe('search_notes and read_note', () => {
       'sessions/20261110-090000-cursor-abcd.md',
     ]);
     const handbook = ok<{ links: { raw: string; resolved: string | null }[] }>(await mcp.call('read_note', { path: 'notes/handbook.md' }));
-    expect(handbook.links).toEqual([{ raw: '[[projects/atlas]]', target: 'projects/atlas', resolved: 'projects/atlas.md' }]);
+    expect(handbook.links).toEqual([{ raw: '[[projects/atlas]]', target: 'projects/atlas', resolved: 'projects/atlas.md', title: 'Atlas' }]);
     const missing = await mcp.call('read_note', { path: 'notes/nope.md' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/No file notes\/nope\.md/);
@@ -392,8 +393,10 @@ describe('write_note', () => {
     const data = result.structuredContent as { status: string; inbox_path: string; hash: string };
     expect(data.status).toBe('conflict');
     expect(data.inbox_path).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-\d{6}-handbook\.md$/);
-    expect(textOf(result)).toContain(data.inbox_path);
-    expect(textOf(result)).toMatch(/changed since/);
+    const message = (result.structuredContent as { message: string }).message;
+    expect(message).toContain(data.inbox_path);
+    expect(message).toMatch(/changed since/);
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     expect(tv.read('notes/handbook.md')).toBe(personVersion);
     expect(tv.commitCount()).toBe(commits + 1);
     expect(filesOf(tv)).toEqual(['changelog.md', data.inbox_path]);
@@ -441,8 +444,10 @@ describe('the secrets guard', () => {
     expect(result.isError).toBe(true);
     const data = result.structuredContent as { status: string; inbox_path: string };
     expect(data.status).toBe('possible_secret');
-    expect(textOf(result)).toMatch(/a GitHub token and a private key/);
-    expect(textOf(result)).toContain(data.inbox_path);
+    const message = (result.structuredContent as { message: string }).message;
+    expect(message).toMatch(/a GitHub token and a private key/);
+    expect(message).toContain(data.inbox_path);
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     expect(tv.exists('notes/deploy.md')).toBe(false);
     expect(tv.commitCount()).toBe(commits + 1);
     expect(filesOf(tv)).toEqual(['changelog.md', data.inbox_path]);

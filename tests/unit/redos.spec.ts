@@ -19,7 +19,26 @@ const MB = 1 << 20;
  * that never see input a note, an agent or a request controls; an entry whose regex is gone fails
  * the test, so the list cannot go stale.
  */
-const ALLOWED: { file: string; source: string; why: string }[] = [];
+const ALLOWED: { file: string; source: string; why: string }[] = [
+  // recheck's fuzzer calls these two polynomial on some runs and not on others (its verdict depends on
+  // how far it gets in its time budget). Each match attempt is bounded before anything unbounded: a
+  // keyword of at most 17 characters must match first; after it, the runs of [ \t]* cannot overlap
+  // `\r?\n`, the separator or the value's class, and the value is bounded ({8,200}, {40}). Every attack
+  // it reported (e.g. 'CA'.repeat(n) + 'Y', 'S\x00'.repeat(n), 'TCLIENTSECRE'.repeat(n),
+  // 'AWSSECRETACEY=C\x00'.repeat(n)) runs in linear time in V8: four times the input, four times the time.
+  {
+    file: 'lib/vault/write/secret-rules.ts',
+    source:
+      /(?:api[ _-]?key|apikey|secret[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|access[_-]?key|private[_-]?key|secret|token|bearer|password|passwd|passphrase|pwd)["']?[ \t]*(?:=>|:=|[:=])[ \t]*(?:\r?\n[ \t]*){0,2}["']?([^\s"'`,;]{8,200})/
+        .source,
+    why: "bounded per match attempt; the fuzzer's verdict is not stable",
+  },
+  {
+    file: 'lib/vault/write/secret-rules.ts',
+    source: /aws_?secret_?access_?key["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/.source,
+    why: "bounded per match attempt; the fuzzer's verdict is not stable",
+  },
+];
 
 describe('the ReDoS check', () => {
   it('finds regex literals and RegExp calls with constant patterns, with their lines, and names the ones built from variables', () => {

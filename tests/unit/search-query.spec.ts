@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatchExpression, tokenizeQuery } from '../../lib/vault/search/query';
+import { buildMatchExpression, termPhrases, tokenizeQuery } from '../../lib/vault/search/query';
 
 describe('tokenizeQuery', () => {
   it('lowercases words and drops stopwords', () => {
@@ -66,13 +66,20 @@ describe('buildMatchExpression', () => {
     expect(buildMatchExpression('Which database did we choose?')).toBe('"database" OR "choose"');
   });
 
-  it('makes the last term a prefix while the question ends inside it', () => {
-    expect(buildMatchExpression('postgres migr')).toBe('"postgres" OR "migr"*');
-    expect(buildMatchExpression('postgres migr ')).toBe('"postgres" OR "migr"');
+  it('matches whole words unless asked for a prefix', () => {
+    expect(buildMatchExpression('postgres migr')).toBe('"postgres" OR "migr"');
+    expect(buildMatchExpression('postgres migr', { prefix: false })).toBe('"postgres" OR "migr"');
+    expect(buildMatchExpression('reps')).toBe('"reps"');
+  });
+
+  it('with prefix, makes the last term a prefix while the question ends inside it', () => {
+    expect(buildMatchExpression('postgres migr', { prefix: true })).toBe('"postgres" OR "migr"*');
+    expect(buildMatchExpression('postgres migr ', { prefix: true })).toBe('"postgres" OR "migr"');
+    expect(buildMatchExpression('postgres migr?', { prefix: true })).toBe('"postgres" OR "migr"');
   });
 
   it('does not make a prefix of an earlier term when the question ends in a stopword', () => {
-    expect(buildMatchExpression('decided to use the')).toBe('"decided" OR "use"');
+    expect(buildMatchExpression('decided to use the', { prefix: true })).toBe('"decided" OR "use"');
   });
 
   it('is null when nothing is left to search for', () => {
@@ -83,5 +90,21 @@ describe('buildMatchExpression', () => {
   it('never lets a quote, star or parenthesis through', () => {
     const expression = buildMatchExpression('"a" NEAR("b" c*) OR d:e - \'f\'');
     expect(expression).toBe('"near" OR "b" OR "c" OR "e" OR "f"');
+  });
+});
+
+describe('termPhrases', () => {
+  it('quotes each term, in the order of the question', () => {
+    expect(termPhrases('Why did we pick Postgres for the ledger?')).toEqual(['"pick"', '"postgres"', '"ledger"']);
+  });
+
+  it('makes only the unfinished last term a prefix, and only when asked', () => {
+    expect(termPhrases('pick postg', { prefix: true })).toEqual(['"pick"', '"postg"*']);
+    expect(termPhrases('pick postg')).toEqual(['"pick"', '"postg"']);
+    expect(termPhrases('pick postg.', { prefix: true })).toEqual(['"pick"', '"postg"']);
+  });
+
+  it('is empty when the question has no terms', () => {
+    expect(termPhrases('what is the', { prefix: true })).toEqual([]);
   });
 });

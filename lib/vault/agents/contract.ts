@@ -95,8 +95,8 @@ export function notASessionId(value: unknown): string {
 
 const sessionField = requiredText(100)
   .regex(SESSION_ID_PATTERN, { error: (issue) => notASessionId(issue.input) })
-  .describe('The session id start_session returned, e.g. "20261130-140112-claude-code-k3tq".');
-const reasonField = requiredText(1000).describe('Why, in one short line: it becomes the commit message and the changelog line.');
+  .describe('The session id start_session returned.');
+const reasonField = requiredText(1000).describe('Why, in one short line: the commit message and the changelog line.');
 const projectFilter = optionalText(300);
 
 const MAX_CONTENT = 1_000_000;
@@ -124,12 +124,24 @@ const propertyFields = z.record(z.string().regex(PROPERTY_NAME).max(100), fieldV
 export const startSessionInputSchema = z.object({
   agent: requiredText(100).describe('Your name as an agent, e.g. "claude-code"; you write as agent:<slug of it>.'),
   task: requiredText(1000).describe('What you are about to do, in one sentence.'),
-  project: projectFilter.describe('The project\'s name or note path, e.g. "atlas" or "projects/atlas.md".'),
+  project: projectFilter.describe(
+    'The project\'s name, alias, title or note path, e.g. "atlas" or "projects/atlas.md" (any note, typed or not). Left out: a project the task names.',
+  ),
   repo: optionalText(500).describe("The code repository you work in (remote URL or path), matched against projects' repo field."),
 });
 
-/** One note an agent should read before it starts, and why. */
-export const readFirstItemSchema = z.object({ path: z.string(), title: z.string(), type: z.string().nullable(), why: z.string() });
+/**
+ * One note an agent should read before it starts, and why (one short sentence). The last related
+ * session also carries its `summary` and `next_steps`, read from its note.
+ */
+export const readFirstItemSchema = z.object({
+  path: z.string(),
+  title: z.string(),
+  type: z.string().nullable(),
+  why: z.string(),
+  summary: z.string().optional(),
+  next_steps: z.array(z.string()).optional(),
+});
 /** One note an agent should read before it starts, and why. */
 export type ReadFirstItem = z.infer<typeof readFirstItemSchema>;
 
@@ -242,8 +254,9 @@ export const startSessionResultSchema = z.object({
   /** Where end_session will write the session note. */
   session_note: z.string(),
   task: z.string(),
-  /** The matched project note, or null. */
+  /** The matched project note (by the project argument, the repo, or a name in the task), or null. */
   project: z.string().nullable(),
+  /** At most 12 notes, in reading order: project, decisions, sessions, skills, then notes search ranks best. */
   read_first: z.array(readFirstItemSchema),
   since_last_session: sinceLastSessionSchema,
   /** Sentences about what could not be matched, for the agent. */
@@ -266,7 +279,7 @@ export const searchNotesInputSchema = z.object({
 /** What the library's search takes: the tool's input, and what the CLI and the dashboard add. */
 export const searchNotesOptionsSchema = searchNotesInputSchema.extend({
   folder: optionalText(1024).describe('Only notes under this folder.'),
-  includeSystem: z.boolean().optional().describe('Also search the changelog, the inbox and evaluations.'),
+  includeSystem: z.boolean().optional().describe('Also search the changelog, the inbox, evaluations and AGENTS.md.'),
   limit: countUpTo(200).optional().describe('At most this many results (default 20).'),
 });
 
@@ -279,21 +292,66 @@ export const searchNotesResultSchema = z.object({
 /** What `search_notes` returns. */
 export type SearchNotesResult = z.infer<typeof searchNotesResultSchema>;
 
+/** How many characters of a body read_note returns when the agent names no `max_chars`. */
+export const READ_NOTE_DEFAULT_CHARS = 20_000;
+/** The most characters of a body one read_note returns. */
+const READ_NOTE_MAX_CHARS = 100_000;
+
+/** A character offset into a note's body: a whole number from 0. */
+const bodyOffset = z
+  .number({ error: (issue) => `${fieldOf(issue)} must be a whole number from 0.` })
+  .int({ error: (issue) => `${fieldOf(issue)} must be a whole number from 0.` })
+  .min(0, { error: (issue) => `${fieldOf(issue)} must be a whole number from 0.` });
+
 /** What `read_note` takes. */
 export const readNoteInputSchema = z.object({
-  path: requiredText(1024).describe('The note\'s path in the vault, e.g. "decisions/use-postgres.md".'),
+  path: requiredText(1024).describe(
+    'The note: a path ("decisions/use-postgres.md"), file name, title, alias ("Jane Doe") or wikilink ("[[Jane Doe#Role]]"), resolved as Obsidian does.',
+  ),
+  section: optionalText(500).describe('Only the section under this heading (its text, e.g. "Decisions"; "Parent#Child" for a heading under another).'),
+  offset: bodyOffset
+    .optional()
+    .describe("Start at this character of the body: the next_offset a previous read returned (default: the start, or the section's start)."),
+  max_chars: countUpTo(READ_NOTE_MAX_CHARS)
+    .optional()
+    .describe(`At most this many characters of the body (default ${READ_NOTE_DEFAULT_CHARS.toLocaleString('en-US')}).`),
 });
+/** What `read_note` takes. */
+export type ReadNoteInput = z.input<typeof readNoteInputSchema>;
 
-/** What `read_note` returns; `hash` is the sha256 of the file's bytes, to pass as expected_hash when writing. */
+/** A note a read_note result names, with its title. */
+const titledPath = { path: z.string(), title: z.string() };
+
+/**
+ * What `read_note` returns. `hash` is always the sha256 of the whole file's bytes (whatever part of
+ * the body came back), to pass as expected_hash when writing. `body` is the part from `offset` to
+ * `end` (characters of the body); `next_offset` is where the next part starts (null: nothing more).
+ */
 export const readNoteResultSchema = z.object({
   path: z.string(),
   title: z.string(),
   type: z.string().nullable(),
+  /** How the note was found: its path, a link's resolution (file name), its title or an alias. */
+  matched_by: z.enum(['path', 'link', 'title', 'alias']),
+  /** Other notes with the same title or alias, when it was found by one (at most 5). */
+  other_matches: z.array(z.object(titledPath)),
   frontmatter: z.record(z.string(), z.unknown()),
   body: z.string(),
   hash: z.string(),
-  links: z.array(z.object({ raw: z.string(), target: z.string(), resolved: z.string().nullable() })),
-  backlinks: z.array(z.object({ from: z.string(), line: z.number() })),
+  /** The file's size in bytes, and the body's length in characters. */
+  size: z.number(),
+  total_chars: z.number(),
+  offset: z.number(),
+  end: z.number(),
+  next_offset: z.number().nullable(),
+  /** The heading whose section this is, or null for the whole body. */
+  section: z.string().nullable(),
+  headings: z.array(z.object({ level: z.number(), text: z.string(), offset: z.number() })),
+  more_headings: z.number(),
+  links: z.array(z.object({ raw: z.string(), target: z.string(), resolved: z.string().nullable(), title: z.string().nullable() })),
+  more_links: z.number(),
+  backlinks: z.array(z.object({ from: z.string(), line: z.number(), title: z.string() })),
+  more_backlinks: z.number(),
   problem: z.string().nullable(),
   violations: z.array(z.object({ field: z.string(), message: z.string() })),
 });
@@ -311,8 +369,10 @@ export const writeNoteInputSchema = z
   .object({
     session: sessionField,
     path: requiredText(1024).describe('The note\'s path in the vault, ending in .md, e.g. "projects/atlas.md".'),
-    mode: writeModeSchema.describe(`${orList(WRITE_MODES)}.`),
-    content: noteContent.optional().describe('The markdown: the whole note for create and replace, the text to add for append.'),
+    mode: writeModeSchema.describe(
+      'create (a new note), replace (the whole note; needs expected_hash), append (add at the end) or set_fields (front matter only).',
+    ),
+    content: noteContent.optional().describe('The markdown: for create and replace the whole note, front matter included; for append the text to add.'),
     fields: propertyFields.optional().describe('Front-matter properties to set, e.g. {"status": "done"}; null removes one. Links as "[[folder/note]]".'),
     expected_hash: z
       .string({ error: notText })
@@ -358,7 +418,7 @@ export const proposeInputSchema = z
     session: sessionField,
     target: requiredText(1024).describe('The note the proposal is about, e.g. "projects/atlas.md".'),
     action: proposalActionSchema.describe(`${orList(PROPOSAL_ACTIONS).replace('update', 'update (whole new note)')}.`),
-    content: noteContent.default('').describe('The proposed text (empty for delete).'),
+    content: noteContent.default('').describe('The proposed text: for update the whole new note, front matter included; empty for delete.'),
     reason: reasonField,
     confidence: z
       .number({ error: 'confidence must be between 0 and 1.' })

@@ -33,14 +33,34 @@ const MAX_PROPOSALS = 60;
 const IMPORT_MIN_NOTES = 20;
 const NEW_FILE_BYTES = 64 * 1024;
 
-const GIT_REVERT = /^This reverts commit ([0-9a-f]{7,40})\b(?:, reversing\nchanges made to [0-9a-f]+)?[^\n]*\n?/m;
+const REVERT_LINE = 'This reverts commit ';
+
+/**
+ * git's own revert line in a message body ("This reverts commit <sha>.", and for a merge the
+ * "changes made to <sha>." line after it): the sha it names, and the body without those lines.
+ * Read line by line, without a regular expression over the whole body.
+ */
+function gitRevert(body: string): { sha: string; rest: string } | null {
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    if (!lines[i].startsWith(REVERT_LINE)) continue;
+    const tail = lines[i].slice(REVERT_LINE.length);
+    const sha = /^[0-9a-f]{7,40}/.exec(tail)?.[0];
+    if (!sha || /^[0-9A-Za-z_]/.test(tail.slice(sha.length))) continue;
+    const merge = lines[i].endsWith(', reversing') && (lines[i + 1] ?? '').startsWith('changes made to ');
+    lines.splice(i, merge ? 2 : 1);
+    return { sha, rest: lines.join('\n').trim() };
+  }
+  return null;
+}
 
 /**
  * The person's words in a commit, secrets masked: a Lucid commit's reason; a plain commit's subject
  * and body (git's "This reverts commit" line left out).
  */
 export function personReason(commit: Pick<CommitRecord, 'actor' | 'subject' | 'reason'>): string {
-  const text = commit.actor ? commit.reason : [commit.subject, commit.reason.replace(GIT_REVERT, '').trim()].filter(Boolean).join('\n\n');
+  const body = commit.actor ? commit.reason : (gitRevert(commit.reason)?.rest ?? commit.reason.trim());
+  const text = commit.actor ? body : [commit.subject, body].filter(Boolean).join('\n\n');
   const trimmed = maskSecrets(text.trim()).text;
   return trimmed.length > MAX_REASON ? `${trimmed.slice(0, MAX_REASON - 1)}…` : trimmed;
 }
@@ -49,8 +69,8 @@ export function personReason(commit: Pick<CommitRecord, 'actor' | 'subject' | 'r
 export function revertedTarget(commit: Pick<CommitRecord, 'actor' | 'trailers' | 'reason'>): { edit: string } | { sha: string } | null {
   if (commit.actor && commit.trailers['Lucid-Reverts']) return { edit: commit.trailers['Lucid-Reverts'] };
   if (commit.actor && commit.trailers['Lucid-Reverts-Commit']) return { sha: commit.trailers['Lucid-Reverts-Commit'] };
-  const match = GIT_REVERT.exec(commit.reason);
-  return match ? { sha: match[1] } : null;
+  const revert = gitRevert(commit.reason);
+  return revert ? { sha: revert.sha } : null;
 }
 
 /**

@@ -13,14 +13,18 @@ to git, so every change can be seen and reverted.
 ## The protocol
 
 1. **Start**: call \`start_session\` with your agent name and the task. It returns your session id
-   and what to read first: the project note, its current decisions, the last sessions on the same
-   work, the skills whose trigger fits the task, and what people changed since your last session,
+   and what to read first: the project (named in the task, or by \`project\` or \`repo\`), its
+   current decisions, the last sessions on the same work (the newest with its summary and next
+   steps), the skills whose trigger fits the task, the notes search ranks best for the task, and
+   what people changed since your last session,
    grouped by note, newest first, each with who, when and their own words: notes they edited
    (also edits saved on disk and not committed yet), edits they reverted, and your proposals they
    rejected, accepted by hand or moved. Read those first. A person's edit is an instruction:
    follow the note as it is now, never redo what they reverted or rejected.
-2. **Search before you assume**: \`search_notes\` takes plain questions; \`read_note\` returns a
-   note with its content hash, its links and its backlinks. Follow links that matter.
+2. **Search before you assume**: \`search_notes\` takes plain questions; \`read_note\` finds a
+   note by path, title, alias or \`[[link]]\` and returns it with its content hash, its links and
+   its backlinks. Follow links that matter. A long note comes in parts (\`next_offset\`, or one
+   \`section\`): never replace a note with a part of it; append, set fields, or read it all first.
 3. **Write what you know**: \`write_note\` with the \`expected_hash\` you read. If the note changed
    since, your version goes to the inbox instead of overwriting; read the note again.
    Decisions go through \`record_decision\` (it supersedes the one it replaces).

@@ -12,7 +12,11 @@ export function renderStart(result: StartSessionResult): string {
   ];
   if (result.read_first.length > 0) {
     lines.push('Read these first (read_note):');
-    for (const [i, item] of result.read_first.entries()) lines.push(`${i + 1}. ${item.path}, "${item.title}" (${item.type ?? 'note'}): ${item.why}`);
+    for (const [i, item] of result.read_first.entries()) {
+      lines.push(`${i + 1}. ${item.path}, "${item.title}" (${item.type ?? 'note'}): ${item.why}`);
+      if (item.summary) lines.push(`   Summary: ${item.summary}`);
+      if (item.next_steps?.length) lines.push('   Next steps:', ...item.next_steps.map((step) => `   - ${step}`));
+    }
   } else {
     lines.push('Nothing to read first matched this task.');
   }

@@ -1,11 +1,11 @@
+import { isChangelogPath, type VaultLayout } from '../config';
+import { oneLine } from '../git/changelog';
 import { slugify } from '../ids';
 import { trimEndOf } from '../text';
 import type { LinkResolver } from '../notes/links';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
-import { tokenizeQuery } from '../search/query';
-import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
-import type { ReadFirstItem } from './contract';
+import { isWeakName, wordsOf, type TextWord } from './task-terms';
 
 /** A project note an agent's `project` or `repo` matched. */
 export interface ProjectMatch {
@@ -69,23 +69,30 @@ export function matchProject(notes: readonly Note[], input: { project?: string |
       (slug ? projects.find((p) => slugify(String(p.frontmatter.name ?? '')) === slug || slugify(basenameOf(p.path)) === slug) : undefined);
     if (byName) return { note: byName, why: `the project note, matched by the name "${given}"` };
   }
-  const repo = input.repo?.trim();
-  if (repo) {
-    const wanted = normalizeRepo(repo);
-    const withRepo = projects.filter((p) => typeof p.frontmatter.repo === 'string' && p.frontmatter.repo.trim() !== '');
-    const repoOf = (p: Note) => normalizeRepo(String(p.frontmatter.repo));
-    const exact = withRepo.find((p) => repoOf(p) === wanted);
-    if (exact) return { note: exact, why: `the project note: its repo field is ${String(exact.frontmatter.repo)}` };
-    const tail = (r: string, n: number) => segments(r).slice(-n).join('/');
-    if (segments(wanted).length >= 2) {
-      const owner = withRepo.find((p) => segments(repoOf(p)).length >= 2 && tail(repoOf(p), 2) === tail(wanted, 2));
-      if (owner) return { note: owner, why: `the project note: its repo field (${String(owner.frontmatter.repo)}) names the same repository` };
-    }
-    const name = tail(wanted, 1);
-    const sameName = name ? withRepo.filter((p) => tail(repoOf(p), 1) === name) : [];
-    if (sameName.length === 1) {
-      return { note: sameName[0], why: `the project note: its repo field (${String(sameName[0].frontmatter.repo)}) has the same repository name "${name}"` };
-    }
+  return matchRepo(projects, input.repo);
+}
+
+/**
+ * The project whose `repo` field names `repo`: the same URL or path, else the same owner/name, else
+ * the only project with the same repository name. `projects` in order of preference.
+ */
+function matchRepo(projects: readonly Note[], given: string | null | undefined): ProjectMatch | null {
+  const repo = given?.trim();
+  if (!repo) return null;
+  const wanted = normalizeRepo(repo);
+  const withRepo = projects.filter((p) => typeof p.frontmatter.repo === 'string' && p.frontmatter.repo.trim() !== '');
+  const repoOf = (p: Note) => normalizeRepo(String(p.frontmatter.repo));
+  const exact = withRepo.find((p) => repoOf(p) === wanted);
+  if (exact) return { note: exact, why: `the project note: its repo field is ${String(exact.frontmatter.repo)}` };
+  const tail = (r: string, n: number) => segments(r).slice(-n).join('/');
+  if (segments(wanted).length >= 2) {
+    const owner = withRepo.find((p) => segments(repoOf(p)).length >= 2 && tail(repoOf(p), 2) === tail(wanted, 2));
+    if (owner) return { note: owner, why: `the project note: its repo field (${String(owner.frontmatter.repo)}) names the same repository` };
+  }
+  const name = tail(wanted, 1);
+  const sameName = name ? withRepo.filter((p) => tail(repoOf(p), 1) === name) : [];
+  if (sameName.length === 1) {
+    return { note: sameName[0], why: `the project note: its repo field (${String(sameName[0].frontmatter.repo)}) has the same repository name "${name}"` };
   }
   return null;
 }
@@ -101,116 +108,156 @@ export function projectNames(notes: readonly Note[]): string[] {
   return notes.filter((n) => n.lucidType === 'project').map((n) => String(n.frontmatter.name ?? basenameOf(n.path)));
 }
 
-function timeOf(value: unknown): number {
-  if (typeof value !== 'string') return Number.NaN;
-  return Date.parse(value);
-}
-
-/** A light stem so that "tests", "testing" and "tested" meet "test". */
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 4 && word.endsWith('es')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-function termsOf(text: string): Set<string> {
-  return new Set(
-    tokenizeQuery(text)
-      .filter((t) => t.length > 1)
-      .map(stem),
-  );
+/** What {@link findProject} found: the project, and other projects the task names. */
+export interface ProjectFinding {
+  match: ProjectMatch | null;
+  /** What matched: the `project` argument, the `repo`, a name in the task, or nothing. */
+  by: 'project' | 'repo' | 'task' | null;
+  /** Other projects the task names, most specific name first. */
+  alsoNamed: ProjectMatch[];
 }
 
 /**
- * What an agent should read before working on `task`: the project note, its current decisions
- * (newest first), the last sessions on the same work (the project's, then similar tasks), and the
- * skills whose trigger shares words with the task, each with why.
+ * The project a session is about, looked for as a colleague would: the `project` argument against
+ * the names, aliases, titles and paths of notes (Lucid's project notes first, then notes that look
+ * like projects without the type, such as `Projects/Heron/Heron.md`, then any note); else `repo`
+ * against projects' `repo` field; else a project's name, alias or title written in the task as
+ * whole words. A name that is a common word ("Go") counts only with more evidence: written with its
+ * capitals inside a sentence, or next to "project" or "repo".
  */
-export async function readFirst(
-  vault: Vault,
-  input: { task: string; project: ProjectMatch | null; excludeSession?: string; notes?: Note[]; resolver?: LinkResolver },
-): Promise<ReadFirstItem[]> {
-  const notes = input.notes ?? (await vault.listNotes());
-  const resolver = input.resolver ?? (await vault.linkResolver());
-  const items: ReadFirstItem[] = [];
-  const item = (note: Note, why: string): ReadFirstItem => ({ path: note.path, title: displayTitle(note), type: note.type, why });
-  const project = input.project?.note ?? null;
-  const projectName = project ? String(project.frontmatter.name ?? project.title) : null;
-  if (project && input.project) items.push(item(project, input.project.why));
-
-  if (project) {
-    const decisions = notes
-      .filter((n) => n.lucidType === 'decision' && resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path)
-      .filter((n) => n.frontmatter.status !== 'superseded')
-      .sort((a, b) => String(b.frontmatter.date ?? '').localeCompare(String(a.frontmatter.date ?? '')) || a.path.localeCompare(b.path));
-    for (const d of decisions.slice(0, 10)) {
-      items.push(item(d, `a current decision of ${projectName} (${String(d.frontmatter.status)}, ${String(d.frontmatter.date)})`));
-    }
-  }
-
-  const sessions = notes.filter((n) => n.lucidType === 'session' && basenameOf(n.path) !== input.excludeSession);
-  const byEnd = (a: Note, b: Note) => (timeOf(b.frontmatter.ended) || 0) - (timeOf(a.frontmatter.ended) || 0);
-  const chosen = new Set<string>();
-  if (project) {
-    for (const s of sessions
-      .filter((n) => resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path)
-      .sort(byEnd)
-      .slice(0, 3)) {
-      chosen.add(s.path);
-      items.push(item(s, `the last work on ${projectName}: ${sessionLine(s)}`));
-    }
-  }
-  if (chosen.size < 4) {
-    const hits = await vault.search(input.task, { type: 'session', limit: 8 });
-    const taskTerms = termsOf(input.task);
-    for (const hit of hits) {
-      if (chosen.size >= 4 || chosen.has(hit.path)) continue;
-      const s = sessions.find((n) => n.path === hit.path);
-      if (!s) continue;
-      const shared = [...termsOf(String(s.frontmatter.task ?? ''))].filter((t) => taskTerms.has(t));
-      if (shared.length === 0) continue;
-      chosen.add(s.path);
-      items.push(item(s, `earlier work on a similar task ("${String(s.frontmatter.task)}"): ${sessionLine(s)}`));
-    }
-  }
-
-  const taskTerms = termsOf(input.task);
-  const skills = notes
-    .filter(
-      (n) =>
-        n.lucidType === 'skill' &&
-        n.frontmatter.status !== 'archived' &&
-        n.path.startsWith(`${vault.layout.skills}/`) &&
-        !n.path.startsWith(`${vault.layout.skillsArchive}/`),
-    )
-    .map((n) => {
-      const trigger = String(n.frontmatter.trigger ?? '');
-      const shared = [...termsOf(`${trigger} ${String(n.frontmatter.name ?? '').replace(/-/g, ' ')}`)].filter((t) => taskTerms.has(t));
-      return { n, trigger, shared, score: shared.length / Math.max(1, termsOf(trigger).size) };
-    })
-    .filter((s) => s.shared.length > 0)
-    .sort((a, b) => b.shared.length - a.shared.length || b.score - a.score || a.n.path.localeCompare(b.n.path));
-  for (const s of skills.slice(0, 5)) {
-    items.push(item(s.n, `a skill whose trigger fits the task ("${s.trigger}"; shared: ${s.shared.join(', ')}), version ${String(s.n.frontmatter.version)}`));
-  }
-  return items;
+export function findProject(
+  notes: readonly Note[],
+  input: { project?: string | null; repo?: string | null; task?: string | null },
+  layout: VaultLayout,
+): ProjectFinding {
+  const eligible = notes.filter((n) => !isSystemNote(n, layout) && (n.lucidType === null || n.lucidType === 'project'));
+  const candidates = [...eligible.filter((n) => n.lucidType === 'project'), ...eligible.filter((n) => n.lucidType === null && looksLikeProject(n, layout))];
+  const named = input.task ? projectsNamedIn(input.task, candidates) : [];
+  const given = input.project?.trim();
+  const byProject = given ? (matchProject(notes, { project: given }) ?? byArgument(given, candidates, eligible)) : null;
+  const byRepo = byProject ? null : matchRepo(candidates, input.repo);
+  const match = byProject ?? byRepo ?? named[0] ?? null;
+  const by = byProject ? 'project' : byRepo ? 'repo' : match ? 'task' : null;
+  return { match, by, alsoNamed: named.filter((m) => m.note.path !== match?.note.path) };
 }
 
-/** A note's title for people: its `title`, its `name`, its first heading, a session's task, else its file name. */
-function displayTitle(note: Note): string {
-  if (note.title !== basenameOf(note.path)) return note.title;
-  if (typeof note.frontmatter.name === 'string' && note.frontmatter.name.trim()) return note.frontmatter.name.trim();
-  const heading = firstHeading(note.body ?? '');
-  if (heading) return heading;
-  if (typeof note.frontmatter.task === 'string' && note.frontmatter.task.trim()) return note.frontmatter.task.trim();
-  return note.title;
+/** The names of the projects {@link findProject} knows, for a message when none matched. */
+export function projectLikeNames(notes: readonly Note[], layout: VaultLayout): string[] {
+  const names = notes
+    .filter((n) => !isSystemNote(n, layout) && (n.lucidType === 'project' || (n.lucidType === null && looksLikeProject(n, layout))))
+    .map((n) => String(n.frontmatter.name ?? '').trim() || folderNoteName(n) || n.title);
+  return [...new Set(names)];
 }
 
-function sessionLine(s: Note): string {
-  const ended = typeof s.frontmatter.ended === 'string' ? s.frontmatter.ended.slice(0, 10) : 'not ended';
-  return `agent ${String(s.frontmatter.agent)}, ended ${ended}, outcome ${String(s.frontmatter.outcome)}`;
+function isSystemNote(note: Note, layout: VaultLayout): boolean {
+  const p = note.path;
+  return p === layout.agents || p.startsWith(`${layout.inbox}/`) || isChangelogPath(layout, p);
+}
+
+const PROJECT_WORD = /^projects?$/i;
+
+/**
+ * A note without Lucid's type that a person keeps as a project: directly in a folder named
+ * "Projects" (or the vault's projects folder), a folder note in one (`Projects/Heron/Heron.md`,
+ * `Projects/Heron/README.md`), or one whose `type`, `category`/`categories` or `tags` say project.
+ */
+function looksLikeProject(note: Note, layout: VaultLayout): boolean {
+  const parts = note.path.split('/');
+  const isProjectsFolder = (i: number) => i >= 0 && (PROJECT_WORD.test(parts[i]) || parts.slice(0, i + 1).join('/') === layout.projects);
+  if (parts.length >= 2 && isProjectsFolder(parts.length - 2)) return true;
+  if (parts.length >= 3 && isProjectsFolder(parts.length - 3) && folderNoteName(note)) return true;
+  const fm = note.frontmatter;
+  const says = (value: unknown): boolean =>
+    Array.isArray(value) ? value.some(says) : typeof value === 'string' && /(^|[^\p{L}])projects?($|[^\p{L}])/iu.test(value.slice(0, 200));
+  const tags = Array.isArray(fm.tags) ? fm.tags : typeof fm.tags === 'string' ? fm.tags.split(/[\s,]+/) : [];
+  return says(fm.type) || says(fm.category) || says(fm.categories) || tags.some((t) => typeof t === 'string' && /^#?projects?(\/|$)/i.test(t.trim()));
+}
+
+/** The folder's name when the note is its folder note (`Heron/Heron.md`, `Heron/index.md`, `Heron/README.md`), else null. */
+function folderNoteName(note: Note): string | null {
+  const parts = note.path.split('/');
+  if (parts.length < 2) return null;
+  const folder = parts[parts.length - 2];
+  const base = basenameOf(note.path).toLowerCase();
+  return base === folder.toLowerCase() || base === 'index' || base === 'readme' ? folder : null;
+}
+
+/** Every name a note goes by: its `name`, `title`, first heading, file name, folder (for a folder note) and aliases. */
+function namesOf(note: Note): string[] {
+  const names = [
+    String(note.frontmatter.name ?? ''),
+    note.title,
+    firstHeading(note.body ?? '') ?? '',
+    basenameOf(note.path),
+    folderNoteName(note) ?? '',
+    ...aliasesOf(note),
+  ];
+  return [...new Set(names.map((n) => n.trim()).filter((n) => n !== '' && n.length <= 200))];
+}
+
+/** A note `given` names by path (a note or a folder's note), else by name among projects, then among all notes. */
+function byArgument(given: string, candidates: readonly Note[], eligible: readonly Note[]): ProjectMatch | null {
+  const asPath = trimEndOf(given.replace(/^\[\[|\]\]$/g, '').replace(/\\/g, '/'), '/').toLowerCase();
+  const withMd = asPath.endsWith('.md') ? asPath : `${asPath}.md`;
+  const byPath =
+    eligible.find((n) => n.path.toLowerCase() === withMd) ??
+    best(
+      eligible.filter(
+        (n) => folderNoteName(n) !== null && n.path.toLowerCase().startsWith(`${asPath}/`) && n.path.split('/').length === asPath.split('/').length + 1,
+      ),
+    );
+  if (byPath) return { note: byPath, why: `the note at "${given}"${byPath.lucidType === 'project' ? '' : ' (without type: project)'}` };
+  const lower = given.toLowerCase();
+  const slug = slugify(given);
+  const tests: ((name: string) => boolean)[] = [(name) => name.toLowerCase() === lower, ...(slug ? [(name: string) => slugify(name) === slug] : [])];
+  for (const test of tests) {
+    for (const pool of [candidates, eligible]) {
+      const found = best(pool.filter((n) => namesOf(n).some(test)));
+      if (found) return { note: found, why: `the note named "${given}"${found.lucidType === 'project' ? '' : ' (without type: project)'}` };
+    }
+  }
+  return null;
+}
+
+/** Of several notes, the one Obsidian would pick for a name: a folder note first, then the shortest path. */
+function best(notes: readonly Note[]): Note | undefined {
+  return [...notes].sort(
+    (a, b) => Number(folderNoteName(b) !== null) - Number(folderNoteName(a) !== null) || a.path.length - b.path.length || a.path.localeCompare(b.path),
+  )[0];
+}
+
+const PROJECT_NOUNS = new Set(['project', 'repo', 'repository', 'codebase']);
+
+/** The projects whose name, alias or title the task writes as whole words, most specific (longest) name first. */
+function projectsNamedIn(task: string, candidates: readonly Note[]): ProjectMatch[] {
+  const words = wordsOf(task);
+  const found: { note: Note; name: string; length: number; at: number }[] = [];
+  for (const note of candidates) {
+    let hit: { name: string; length: number; at: number } | null = null;
+    for (const name of namesOf(note)) {
+      const nameWords = wordsOf(name);
+      const length = nameWords.reduce((sum, w) => sum + w.lower.length, 0);
+      if (length < 2 || (hit && hit.length >= length)) continue;
+      const weak = isWeakName(name);
+      for (let i = 0; i + nameWords.length <= words.length; i += 1) {
+        if (!nameWords.every((w, j) => words[i + j].lower === w.lower)) continue;
+        if (weak && !strongEvidence(words, i, nameWords)) continue;
+        hit = { name, length, at: i };
+        break;
+      }
+    }
+    if (hit) found.push({ note, ...hit });
+  }
+  found.sort((a, b) => b.length - a.length || a.at - b.at || Number(b.note.lucidType === 'project') - Number(a.note.lucidType === 'project'));
+  return found.map((f) => ({ note: f.note, why: `the task names this project ("${oneLine(f.name, 60)}")` }));
+}
+
+/** Whether a common-word name is meant as the project: its capitals inside a sentence ("fix the Go build"), or "project"/"repo" beside it. */
+function strongEvidence(words: readonly TextWord[], at: number, name: readonly TextWord[]): boolean {
+  const written = words.slice(at, at + name.length);
+  const capitalized = name.some((w) => w.text !== w.lower) && written.every((w, j) => w.text === name[j].text) && !written[0].sentenceStart;
+  const beside = [words[at - 1], words[at + name.length]].some((w) => w !== undefined && PROJECT_NOUNS.has(w.lower));
+  return capitalized || beside;
 }
 
 /** Normalizes a note path an agent gave, adding `.md` when it names a note without it. */

@@ -5,7 +5,8 @@ import { formatDate, formatTime, newSessionId } from '../ids';
 import { sessionNoteParts } from './session-note';
 import { describeSecrets, maskSecrets } from '../write/secrets';
 import { createSessionState, readOpenSession, removeSessionState, requireOpenSession, summarizeObservations, type SessionOwner } from './sessions';
-import { matchProject, projectNames, readFirst } from './session-context';
+import { findProject, projectLikeNames } from './session-context';
+import { readFirst } from './read-first';
 import { sinceLastSession } from './corrections';
 import type { Vault } from '../vault';
 import type { EditResult } from '../write/edit-types';
@@ -31,10 +32,11 @@ export async function startSession(vault: Vault, given: StartSessionInput): Prom
   const files = await vault.listFiles();
   const notes = await vault.listNotes(files);
   const resolver = await vault.linkResolver(files);
-  const project = matchProject(notes, { project: input.project, repo: input.repo });
+  const finding = findProject(notes, { project: input.project, repo: input.repo, task }, vault.layout);
+  const project = finding.match;
   const messages: string[] = [];
-  if (!project && (input.project || input.repo)) {
-    const names = projectNames(notes);
+  if ((input.project || input.repo) && (finding.by === null || finding.by === 'task')) {
+    const names = projectLikeNames(notes, vault.layout);
     messages.push(
       `No project note matches ${[input.project && `project "${input.project}"`, input.repo && `repo "${input.repo}"`].filter(Boolean).join(' or ')}. ` +
         (names.length > 0 ? `Known projects: ${names.slice(0, 20).join(', ')}.` : 'The vault has no project notes yet.') +
@@ -60,7 +62,8 @@ export async function startSession(vault: Vault, given: StartSessionInput): Prom
       if (!isVaultError(error, 'conflict') || attempt === 4) throw error;
     }
   }
-  const readFirstItems = await readFirst(vault, { task, project, excludeSession: id, notes, resolver });
+  const { items: readFirstItems, notes: readFirstNotes } = await readFirst(vault, { task, project: finding, excludeSession: id, notes, resolver });
+  messages.push(...readFirstNotes);
   const since = await sinceLastSession(vault, { slug, now, excludeSession: id, notes });
   if (readFirstItems.length === 0) messages.push('Nothing in the vault matches this task yet: search_notes with your own words before you assume.');
   return {

@@ -1,5 +1,6 @@
 import { VaultError } from '../errors';
 import { decodeNoteBytes, hashBytes, parseFrontmatter, type FrontmatterData, type ParsedFrontmatter } from './frontmatter';
+import { firstTitleHeading } from './headings';
 import { parseLinks, type ParsedLink } from './links';
 import { basenameOf } from './paths';
 import { isLucidType, validateFrontmatter, type NoteType, type Violation } from './schema';
@@ -19,6 +20,7 @@ export type NoteProblem = 'invalid_frontmatter' | 'binary' | 'invalid_utf8' | 't
 /** A note as every consumer sees it: never raw gray-matter output. */
 export interface Note {
   path: string;
+  /** The note's title by the vault format's rule: see {@link noteTitle}. */
   title: string;
   size: number;
   mtimeMs: number;
@@ -37,6 +39,32 @@ export interface Note {
   problemMessage: string | null;
   violations: Violation[];
   links: ParsedLink[];
+}
+
+/** A front-matter value as a title: non-blank text (or a number) on one line; else null. */
+function titleValue(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return null;
+  const text = value.replace(/\s+/g, ' ').trim();
+  return text === '' ? null : text;
+}
+
+/**
+ * A note's title, the vault format's one rule for every tool, page and CLI verb: its front-matter
+ * `title`, else the `name` of a person or project, else the text of its first `# ` heading, else
+ * its file name (without folders and `.md`). `frontmatter` is null when it does not parse (the
+ * heading and the file name still count).
+ */
+export function noteTitle(path: string, frontmatter: FrontmatterData | null, body: string): string {
+  if (frontmatter) {
+    const title = titleValue(frontmatter.title);
+    if (title) return title;
+    if (frontmatter.type === 'person' || frontmatter.type === 'project') {
+      const name = titleValue(frontmatter.name);
+      if (name) return name;
+    }
+  }
+  return firstTitleHeading(body) ?? basenameOf(path);
 }
 
 /**
@@ -94,21 +122,22 @@ export function parseNoteBytes(path: string, bytes: Buffer, mtimeMs: number, kno
   }
   const parsed = known ?? parseFrontmatter(decoded.text);
   if (!parsed.ok) {
+    const body = parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text;
     const note: Note = {
       ...base,
-      body: parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text,
+      title: noteTitle(path, null, body),
+      body,
       problem: 'invalid_frontmatter',
       problemMessage: parsed.error,
-      links: safeLinks(parsed.parts.hasFrontmatter ? parsed.parts.body : decoded.text),
+      links: safeLinks(body),
     };
     return { note, parsed };
   }
   const data = parsed.data;
   const type = typeof data.type === 'string' ? data.type : null;
-  const title = typeof data.title === 'string' && data.title.trim() ? data.title.trim() : base.title;
   const note: Note = {
     ...base,
-    title,
+    title: noteTitle(path, data, parsed.parts.body),
     frontmatter: data,
     body: parsed.parts.body,
     type,

@@ -19,25 +19,35 @@ function flatten(value: unknown): string {
   return String(value);
 }
 
+/** The file name, searched like an alias when the title is another (people link and think by file name). */
+function fileNameAlias(note: Note): string[] {
+  const name = note.path.slice(note.path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  return name.toLowerCase() === note.title.toLowerCase() ? [] : [name];
+}
+
 /** The search index's view of a note. */
 function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
   const fm = note.frontmatter;
-  const fields = Object.entries(fm)
-    .filter(([key]) => !['aliases', 'tags', 'title', 'type'].includes(key))
-    .map(([, value]) => flatten(value))
+  const body = note.body ?? '';
+  // Field names too: a `price:` or `repo:` field says what the note records, even when it is empty.
+  // A vault's own `type` values are words like any other; Lucid's types are in their own column.
+  let fields = Object.entries(fm)
+    .filter(([key]) => !['aliases', 'tags', 'title'].includes(key) && !(key === 'type' && note.lucidType))
+    .map(([key, value]) => `${key} ${flatten(value)}`)
     .join(' ');
+  // Front matter that does not parse (an unfilled template placeholder) is still text the person wrote.
+  if (note.problem === 'invalid_frontmatter' && note.text) fields = note.text.endsWith(body) ? note.text.slice(0, note.text.length - body.length) : note.text;
   let project: string | null = null;
   const projectLink = linkTarget(fm.project);
   if (projectLink) project = resolver.resolve(projectLink, note.path, 'frontmatter');
   if (note.lucidType === 'project') project = note.path;
-  const body = note.body ?? '';
   return {
     path: note.path,
     hash: note.hash,
     title: note.title,
     type: note.lucidType,
     project,
-    aliases: stringsOf(fm.aliases),
+    aliases: stringsOf(fm.aliases).concat(fileNameAlias(note)),
     tags: stringsOf(fm.tags).concat([...body.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1])),
     headings: [...body.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => m[1]),
     fields,

@@ -41,19 +41,36 @@ export function tokenizeQuery(query: string): string[] {
   return scanQuery(query).terms;
 }
 
+/** How a question's terms become FTS5 phrases. */
+export interface MatchOptions {
+  /**
+   * Make the last term a prefix when the question ends inside that word (as-you-type search in the
+   * dashboard: `postgres migr` becomes `"postgres" OR "migr"*`). Default false: whole words only.
+   */
+  prefix?: boolean;
+}
+
 /**
- * The FTS5 MATCH expression for a question: every term quoted (so nothing the user typed acts as an
- * operator), terms OR'd, and the last term a prefix when the question ends inside that word (as-you-type
- * search: `postgres migr` becomes `"postgres" OR "migr"*`). Null when the question has no terms.
+ * One FTS5 phrase per term of the question, quoted so that nothing the user typed acts as an
+ * operator; with `prefix`, the last one is a prefix phrase while the question ends inside it.
  */
-export function buildMatchExpression(query: string): string | null {
+export function termPhrases(query: string, options: MatchOptions = {}): string[] {
   const { terms, typing } = scanQuery(query);
-  if (terms.length === 0) return null;
-  return terms.map((term, i) => (typing && i === terms.length - 1 ? `"${term}"*` : `"${term}"`)).join(' OR ');
+  const last = options.prefix === true && typing ? terms.length - 1 : -1;
+  return terms.map((term, i) => (i === last ? `"${term}"*` : `"${term}"`));
+}
+
+/**
+ * The FTS5 MATCH expression for a question: its term phrases (see `termPhrases`) OR'd. Null when
+ * the question has no terms.
+ */
+export function buildMatchExpression(query: string, options: MatchOptions = {}): string | null {
+  const phrases = termPhrases(query, options);
+  return phrases.length === 0 ? null : phrases.join(' OR ');
 }
 
 /** The terms of a question, and whether it ends inside its last term (no space or punctuation after it). */
-export function scanQuery(query: string): { terms: string[]; typing: boolean } {
+function scanQuery(query: string): { terms: string[]; typing: boolean } {
   let text = typeof query === 'string' ? query.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
   for (const [pattern, replacement] of CONTRACTIONS) text = text.replace(pattern, replacement);
   const terms: string[] = [];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultError } from '../errors';
 import { trimEndOf, trimStartOf } from '../text';
-import { buildMatchExpression, scanQuery } from './query';
+import { termPhrases } from './query';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
 export interface IndexableNote {
@@ -67,11 +67,19 @@ export interface SearchOptions {
    * contains the `folder` filter is not excluded: asking for folder `inbox` searches the inbox.
    */
   systemPrefixes?: string[];
+  /**
+   * Match the question's last word as a prefix while it is being typed (`postgres migr` finds
+   * `migration`), for a person typing in a search box. Default false: agents and the CLI search
+   * whole words, so `reps` never matches `repo`.
+   */
+  prefix?: boolean;
 }
 
 /**
- * One search result. `score` is the negated BM25 rank: higher is better, comparable only within one
- * query. `snippet` is one line of plain text around the best match in the body (or the start of the
+ * One search result. `score` is its relevance, higher is better, comparable only within one query;
+ * hits come in descending score order. It is BM25 over the title, aliases, headings, tags, front
+ * matter and body, multiplied up for a note that contains more of the question's terms (rare terms
+ * count more) and for one whose title, aliases or file name contain them, and down for a session note. `snippet` is one line of plain text around the best match in the body (or the start of the
  * body, or the title when the body is empty); each matched term is wrapped in `«` and `»`, and any
  * `«`/`»` in the note itself is shown as `‹`/`›`, so every guillemet in a snippet is a marker.
  * Render it as text, never as HTML or markdown.
@@ -84,16 +92,35 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** Version of the index's tables; an index stored with another version is dropped and rebuilt. */
-export const SEARCH_SCHEMA_VERSION = 1;
+/**
+ * Version of the index's tables and of what a note puts in them (2: the file name searched with the
+ * aliases, front-matter field names and a vault's own `type` values indexed, and front matter that does
+ * not parse indexed as text); an index stored with another version is dropped and rebuilt.
+ */
+export const SEARCH_SCHEMA_VERSION = 2;
 
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
-const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/']);
+const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/', 'AGENTS.md']);
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
-const BM25_WEIGHTS = '10.0, 8.0, 5.0, 5.0, 2.0, 1.0';
+/**
+ * bm25() column weights (title, aliases, headings, tags, fields, body): equal, because steeper ones
+ * (10 for the title) let a title word outweigh every other word of the question, which lost recall on
+ * paraphrased questions (scripts/search-recall.ts); the title counts through TITLE_BOOST instead, and
+ * headings and inline tags are in the body as well, so they already count twice.
+ */
+const BM25_WEIGHTS = '1.0, 1.0, 1.0, 1.0, 1.0, 1.0';
 const SNIPPET_TOKENS = 24;
+/**
+ * A note's BM25 is multiplied by 1 + COVERAGE_BOOST × the share of the question's terms it holds,
+ * each term weighted by its rarity: a note with every word of the question gains most.
+ */
+const COVERAGE_BOOST = 0.5;
+/** And by 1 + TITLE_BOOST × the (rarity-weighted) share of the terms in its title, aliases or file name. */
+const TITLE_BOOST = 0.5;
+/** Session notes record work, not knowledge: below other notes of equal relevance, above far less relevant ones. */
+const SESSION_FACTOR = 0.8;
 
 interface StoredRow {
   id: number;
@@ -250,25 +277,19 @@ export class SearchIndex {
 
   /**
    * Rank notes for a question written by a person or an agent (see `tokenizeQuery`): any term may
-   * match, notes are ordered by BM25 with title, aliases, headings and tags weighted above other
-   * front-matter fields and the body, and words are matched by their stem (`deciding` finds
-   * `decided`). Nothing in the question is an operator, so no input can cause a syntax error; a
-   * question with no terms returns []. Excludes Lucid's own files unless `includeSystem` is set.
+   * match, words are matched by their stem (`deciding` finds `decided`), and hits come in descending
+   * `score` order (see `SearchHit`). Nothing in the question is an operator, so no input can cause a
+   * syntax error; a question with no terms returns []. Excludes Lucid's own files (the changelog,
+   * the inbox, evaluations, AGENTS.md) unless `includeSystem` is set or a type or folder filter asks
+   * for them. Whole words only, unless `prefix`.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    const match = buildMatchExpression(query);
-    if (match === null) return [];
-    const { terms, typing } = scanQuery(query);
+    const phrases = termPhrases(query, { prefix: options.prefix });
+    if (phrases.length === 0) return [];
+    const match = phrases.join(' OR ');
 
     const where: string[] = ['notes_fts MATCH @match'];
     const params: Record<string, unknown> = { match, limit: clampLimit(options.limit) };
-    // Coordination: notes that contain more of the question's distinct terms come first, then BM25.
-    const matched = terms
-      .map((term, i) => {
-        params[`t${i}`] = typing && i === terms.length - 1 ? `"${term}"*` : `"${term}"`;
-        return `(notes_fts.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @t${i}))`;
-      })
-      .join(' + ');
     if (options.type) {
       where.push('n.type = @type');
       params.type = options.type;
@@ -292,13 +313,39 @@ export class SearchIndex {
       });
     }
 
+    // Each term weighs its rarity (BM25's idf), so a note gains most for the rare words of a question.
+    const total = this.count();
+    const weights = phrases.map((phrase) => {
+      const df = (this.statement('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?').get(phrase) as { n: number }).n;
+      return df === 0 ? 0 : Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    });
+    const weightSum = weights.reduce((sum, w) => sum + w, 0);
+    if (weightSum === 0) return [];
+    // The weighted share of the question's terms a note holds, anywhere (c) or in its title or aliases (t).
+    // The SQL depends only on the number of terms, so the prepared statements stay few.
+    const share = (column: 'c' | 't') =>
+      phrases
+        .map((phrase, i) => {
+          params[`${column}${i}`] = column === 'c' ? phrase : `{title aliases} : ${phrase}`;
+          params[`${column}w${i}`] = weights[i] / weightSum;
+          return `@${column}w${i} * (notes_fts.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @${column}${i}))`;
+        })
+        .join(' + ');
+    params.coverageBoost = COVERAGE_BOOST;
+    params.titleBoost = TITLE_BOOST;
+    params.sessionFactor = SESSION_FACTOR;
+
     const sql = `
-      SELECT n.path, n.title, n.type, -bm25(notes_fts, ${BM25_WEIGHTS}) AS score,
+      SELECT n.path, n.title, n.type,
+        -bm25(notes_fts, ${BM25_WEIGHTS})
+          * (1 + @coverageBoost * (${share('c')}))
+          * (1 + @titleBoost * (${share('t')}))
+          * (CASE WHEN n.type = 'session' THEN @sessionFactor ELSE 1 END) AS score,
         snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS body_snippet,
         snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title_snippet
       FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
       WHERE ${where.join(' AND ')}
-      ORDER BY ${terms.length > 1 ? `(${matched}) DESC, ` : ''}bm25(notes_fts, ${BM25_WEIGHTS}), n.path
+      ORDER BY score DESC, n.path
       LIMIT @limit`;
     const rows = this.statement(sql).all(params) as HitRow[];
     return rows.map((row) => ({

@@ -1,0 +1,273 @@
+import { isChangelogPath } from '../config';
+import { oneLine } from '../git/changelog';
+import type { LinkResolver } from '../notes/links';
+import type { Note } from '../notes/note';
+import { basenameOf } from '../notes/paths';
+import type { Vault } from '../vault';
+import type { ReadFirstItem } from './contract';
+import { firstHeading, resolveLinkValue, type ProjectFinding } from './session-context';
+import { informativeTerms, overlap, stem, termsOf, wordsByStem } from './task-terms';
+
+/** The most notes start_session lists to read first. */
+const READ_FIRST_MAX = 12;
+/** The most of each kind; ordinary notes from search fill what is left, up to {@link MAX_SEARCHED}. */
+const MAX = { projects: 2, decisions: 3, sessions: 3, skills: 2 } as const;
+const MAX_SEARCHED = 4;
+const MAX_NEXT_STEPS = 5;
+/** How much of a session's summary is read: it is shown cut to 400 characters. */
+const MAX_SUMMARY_SCAN = 4_000;
+
+/** What start_session lists to read first, and sentences about what it left out. */
+export interface ReadFirstResult {
+  items: ReadFirstItem[];
+  /** Sentences for the agent, e.g. how to find the decisions left out. */
+  notes: string[];
+}
+
+/**
+ * What a colleague would hand an agent before it works on `task`, at most 12
+ * notes, each with why: the project note (and another project the task names), its current
+ * decisions (newest first), the last sessions on the project and earlier sessions whose task shares
+ * enough of this task's informative terms (the newest of them with its summary and next steps
+ * inline), the skills whose trigger fits, and the notes search ranks best for the task, with or
+ * without a Lucid type. The inbox, the changelog and AGENTS.md are never listed.
+ */
+export async function readFirst(
+  vault: Vault,
+  input: { task: string; project: ProjectFinding; excludeSession?: string; notes?: Note[]; resolver?: LinkResolver },
+): Promise<ReadFirstResult> {
+  const notes = input.notes ?? (await vault.listNotes());
+  const resolver = input.resolver ?? (await vault.linkResolver());
+  const items: ReadFirstItem[] = [];
+  const hints: string[] = [];
+  const listed = new Set<string>();
+  const push = (note: Note, why: string): ReadFirstItem | null => {
+    if (listed.has(note.path)) return null;
+    listed.add(note.path);
+    const item: ReadFirstItem = { path: note.path, title: displayTitle(note), type: note.type, why };
+    items.push(item);
+    return item;
+  };
+  const { match, alsoNamed } = input.project;
+  const project = match?.note ?? null;
+  const projectName = project ? oneLine(String(project.frontmatter.name ?? '') || displayTitle(project), 60) : null;
+  if (match) push(match.note, match.why);
+  for (const other of alsoNamed.slice(0, MAX.projects - (match ? 1 : 0))) push(other.note, other.why);
+
+  if (project) {
+    const decisions = notes
+      .filter((n) => n.lucidType === 'decision' && resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path)
+      .filter((n) => n.frontmatter.status !== 'superseded')
+      .sort((a, b) => String(b.frontmatter.date ?? '').localeCompare(String(a.frontmatter.date ?? '')) || a.path.localeCompare(b.path));
+    for (const d of decisions.slice(0, MAX.decisions)) {
+      push(d, `a current decision of ${projectName} (${String(d.frontmatter.status)}, ${String(d.frontmatter.date)})`);
+    }
+    if (decisions.length > MAX.decisions) {
+      hints.push(
+        `${projectName} has ${decisions.length - MAX.decisions} more current decisions than listed: search_notes with type "decision" and project "${projectName}".`,
+      );
+    }
+  }
+
+  const taskTerms = informativeTerms(input.task);
+  const taskWords = wordsByStem(input.task);
+  const said = (shared: readonly string[], max: number) =>
+    shared
+      .slice(0, max)
+      .map((t) => taskWords.get(t) ?? t)
+      .join(', ');
+  addSessions(notes, { project, projectName, taskTerms, said, excludeSession: input.excludeSession, resolver }, push);
+
+  const skills = notes
+    .filter(
+      (n) =>
+        n.lucidType === 'skill' &&
+        n.frontmatter.status !== 'archived' &&
+        n.path.startsWith(`${vault.layout.skills}/`) &&
+        !n.path.startsWith(`${vault.layout.skillsArchive}/`),
+    )
+    .map((n) => {
+      const trigger = String(n.frontmatter.trigger ?? '');
+      const shared = [...termsOf(`${trigger} ${String(n.frontmatter.name ?? '').replace(/-/g, ' ')}`)].filter((t) => taskTerms.has(t));
+      return { n, trigger, shared, score: shared.length / Math.max(1, termsOf(trigger).size) };
+    })
+    .filter((s) => s.shared.length > 0)
+    .sort((a, b) => b.shared.length - a.shared.length || b.score - a.score || a.n.path.localeCompare(b.n.path));
+  for (const s of skills.slice(0, MAX.skills)) {
+    push(s.n, `a skill whose trigger fits the task ("${oneLine(s.trigger, 80)}"), version ${String(s.n.frontmatter.version)}`);
+  }
+
+  const room = Math.min(MAX_SEARCHED, READ_FIRST_MAX - items.length);
+  if (room > 0) {
+    const byPath = new Map(notes.map((n) => [n.path, n]));
+    const hits = await vault.search(input.task, { limit: 20 });
+    let added = 0;
+    for (const [i, hit] of hits.entries()) {
+      if (added >= room) break;
+      const note = byPath.get(hit.path);
+      if (!note || listed.has(note.path) || !isOrdinary(note, vault)) continue;
+      const { shared, covers } = overlap(taskTerms, termsOfNote(note));
+      if (!covers) continue;
+      push(note, `search ranks it ${i + 1} for the task; it has ${said(shared, 5)}`);
+      added += 1;
+    }
+  }
+  return { items: items.slice(0, READ_FIRST_MAX), notes: hints };
+}
+
+/** Whether search may offer a note as ordinary reading: not Lucid's own files, sessions, skills or superseded decisions (listed their own way). */
+function isOrdinary(note: Note, vault: Vault): boolean {
+  const { layout } = vault;
+  if (note.path === layout.agents || isChangelogPath(layout, note.path) || note.path.startsWith(`${layout.inbox}/`)) return false;
+  if (note.lucidType === 'session' || note.lucidType === 'skill' || note.lucidType === 'inbox' || note.lucidType === 'eval-run') return false;
+  return !(note.lucidType === 'decision' && note.frontmatter.status === 'superseded');
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
+const MAX_SCANNED = 200_000;
+
+/** The stemmed words of a note: its title, names, aliases, tags, other properties and body. */
+function termsOfNote(note: Note): Set<string> {
+  const fields = Object.values(note.frontmatter)
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v) => typeof v === 'string' || typeof v === 'number')
+    .join(' ');
+  const text = `${note.title} ${basenameOf(note.path)} ${fields} ${note.body ?? ''}`.slice(0, MAX_SCANNED).normalize('NFC').toLowerCase();
+  const terms = new Set<string>();
+  for (const match of text.matchAll(WORD)) terms.add(stem(match[0]));
+  return terms;
+}
+
+/**
+ * Sessions to read: the project's last ones, newest first, then earlier sessions whose task shares
+ * enough of this task's informative terms. The newest of those listed carries its summary and next
+ * steps, read from its note, so the agent needs no other call.
+ */
+function addSessions(
+  notes: readonly Note[],
+  input: {
+    project: Note | null;
+    projectName: string | null;
+    taskTerms: Set<string>;
+    said: (shared: readonly string[], max: number) => string;
+    excludeSession?: string;
+    resolver: LinkResolver;
+  },
+  push: (note: Note, why: string) => ReadFirstItem | null,
+): void {
+  const sessions = notes.filter((n) => n.lucidType === 'session' && basenameOf(n.path) !== input.excludeSession);
+  const chosen: { note: Note; item: ReadFirstItem }[] = [];
+  const take = (note: Note, why: string) => {
+    const item = push(note, why);
+    if (item) chosen.push({ note, item });
+  };
+  const { project } = input;
+  if (project) {
+    const ofProject = sessions.filter((n) => resolveLinkValue(input.resolver, n.frontmatter.project, n.path) === project.path).sort(byEnd);
+    for (const s of ofProject.slice(0, MAX.sessions - 1)) take(s, `the last work on ${input.projectName} (${sessionLine(s)})`);
+  }
+  const similar = sessions
+    .filter((s) => !chosen.some((c) => c.note.path === s.path))
+    .map((s) => ({ s, ...overlap(input.taskTerms, informativeTerms(String(s.frontmatter.task ?? ''))) }))
+    .filter((c) => c.enough)
+    .sort((a, b) => b.share - a.share || b.shared.length - a.shared.length || byEnd(a.s, b.s));
+  for (const c of similar) {
+    if (chosen.length >= MAX.sessions) break;
+    take(c.s, `an earlier session on a similar task, sharing ${input.said(c.shared, 4)} (${sessionLine(c.s)})`);
+  }
+  const last = [...chosen].sort((a, b) => byEnd(a.note, b.note))[0];
+  if (!last) return;
+  const digest = sessionDigest(last.note.body ?? '');
+  if (digest.summary) last.item.summary = digest.summary;
+  if (digest.nextSteps.length > 0) last.item.next_steps = digest.nextSteps;
+}
+
+function timeOf(value: unknown): number {
+  return typeof value === 'string' ? Date.parse(value) : Number.NaN;
+}
+
+/** Newest `ended` first; sessions without one last. */
+function byEnd(a: Note, b: Note): number {
+  return (timeOf(b.frontmatter.ended) || 0) - (timeOf(a.frontmatter.ended) || 0) || a.path.localeCompare(b.path);
+}
+
+function sessionLine(s: Note): string {
+  const ended = typeof s.frontmatter.ended === 'string' ? s.frontmatter.ended.slice(0, 10) : 'not ended';
+  return `${oneLine(String(s.frontmatter.agent), 40)}, ended ${ended}, ${oneLine(String(s.frontmatter.outcome), 20)}`;
+}
+
+/** One heading of a markdown line: its level and text, or null. Linear, unlike a regex with `\s*#*\s*$`. */
+function headingOf(line: string): { level: number; text: string } | null {
+  let level = 0;
+  while (level < line.length && line[level] === '#') level += 1;
+  if (level === 0 || level > 6 || (level < line.length && line[level] !== ' ' && line[level] !== '\t')) return null;
+  let end = line.length;
+  while (end > level && /\s/.test(line[end - 1])) end -= 1;
+  while (end > level && line[end - 1] === '#') end -= 1;
+  return { level, text: line.slice(level, end).trim() };
+}
+
+/**
+ * A session note's summary and next steps (VAULT-FORMAT's session note: `# task`, the summary,
+ * then sections such as `## Changed` and `## Next steps`): the summary's paragraphs on one line (at
+ * most 400 characters), and the items of the next-steps list (at most five, each on one line, with
+ * a last item saying how many more the note has). Code blocks are skipped.
+ */
+export function sessionDigest(body: string): { summary: string; nextSteps: string[] } {
+  const summary: string[] = [];
+  const steps: string[] = [];
+  let section: 'summary' | 'steps' | 'other' = 'summary';
+  let fence: string | null = null;
+  let titled = false;
+  let summaryLength = 0;
+  for (const line of body.split(/\r\n|\n|\r/)) {
+    const trimmed = line.trim();
+    const fenceMark = /^(`{3,}|~{3,})/.exec(trimmed)?.[1];
+    if (fence !== null) {
+      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
+      continue;
+    }
+    if (fenceMark) {
+      fence = fenceMark;
+      continue;
+    }
+    const heading = headingOf(trimmed);
+    if (heading) {
+      if (heading.level === 1 && !titled && section === 'summary' && summary.every((l) => l.trim() === '')) {
+        titled = true;
+        continue;
+      }
+      section = /^next steps?\b/i.test(heading.text) ? 'steps' : 'other';
+      continue;
+    }
+    if (section === 'summary') {
+      if (summaryLength < MAX_SUMMARY_SCAN) summary.push(line);
+      summaryLength += line.length;
+    } else if (section === 'steps') {
+      const item = /^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(\S.*)$/.exec(trimmed);
+      if (item) steps.push(oneLine(item[1], 200));
+    }
+  }
+  const text = oneLine(
+    summary
+      .join('\n')
+      .split(/\n\s*\n/)
+      .map((p) => oneLine(p, 400))
+      .filter(Boolean)
+      .join(' '),
+    400,
+  );
+  const more = steps.length - MAX_NEXT_STEPS;
+  const nextSteps = more > 0 ? [...steps.slice(0, MAX_NEXT_STEPS), `and ${more} more in the session note`] : steps;
+  return { summary: text, nextSteps };
+}
+
+/** A note's title for people: its `title`, its `name`, its first heading, a session's task, else its file name. */
+function displayTitle(note: Note): string {
+  if (note.title !== basenameOf(note.path)) return note.title;
+  if (typeof note.frontmatter.name === 'string' && note.frontmatter.name.trim()) return note.frontmatter.name.trim();
+  const heading = firstHeading(note.body ?? '');
+  if (heading) return heading;
+  if (typeof note.frontmatter.task === 'string' && note.frontmatter.task.trim()) return note.frontmatter.task.trim();
+  return note.title;
+}

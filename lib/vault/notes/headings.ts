@@ -1,0 +1,93 @@
+/** One ATX heading (`## Text`) of a note's body. */
+export interface Heading {
+  /** 1 for `#`, up to 6 for `######`. */
+  level: number;
+  /** The heading's text, trimmed, without a closing run of `#`. */
+  text: string;
+  /** Where the heading's line starts in the body (a character offset). */
+  offset: number;
+}
+
+/** A fence that opens or closes a code block: up to three spaces, then three or more backticks or tildes. */
+function fenceOf(line: string): { char: string; length: number; rest: string } | null {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i += 1;
+  const char = line[i];
+  if (char !== '`' && char !== '~') return null;
+  let end = i;
+  while (line[end] === char) end += 1;
+  if (end - i < 3) return null;
+  return { char, length: end - i, rest: line.slice(end) };
+}
+
+/** The heading on one line, or null: up to three spaces, one to six `#`, then a space, a tab or the line's end. */
+function headingOf(line: string): { level: number; text: string } | null {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i += 1;
+  let level = 0;
+  while (line[i + level] === '#') level += 1;
+  if (level === 0 || level > 6) return null;
+  const after = line[i + level];
+  if (after !== undefined && after !== ' ' && after !== '\t') return null;
+  let text = line.slice(i + level).trim();
+  // A closing sequence is a run of `#` after a space (`## Title ##`); a `#` inside a word stays (`# C#`).
+  let cut = text.length;
+  while (cut > 0 && text[cut - 1] === '#') cut -= 1;
+  if (cut === 0) text = '';
+  else if (cut < text.length && (text[cut - 1] === ' ' || text[cut - 1] === '\t')) text = text.slice(0, cut).trimEnd();
+  return { level, text };
+}
+
+/**
+ * Calls `visit` with each ATX heading of `body` in order, until it returns true. Lines in fenced code
+ * blocks are not headings; neither is `#tag` (no space after the `#`). Linear in the body's length:
+ * only lines that start (after up to three spaces) with `#`, a backtick or a tilde are looked at.
+ */
+function scanHeadings(body: string, visit: (heading: Heading) => boolean): void {
+  let fence: { char: string; length: number } | null = null;
+  let start = 0;
+  while (start <= body.length) {
+    let end = body.indexOf('\n', start);
+    if (end < 0) end = body.length;
+    let first = start;
+    while (first < end && first - start < 3 && body[first] === ' ') first += 1;
+    const c = body[first];
+    if (c === '#' || c === '`' || c === '~') {
+      const line = body.slice(start, end).replace(/\r$/, '');
+      const fenceLine = fenceOf(line);
+      if (fence) {
+        if (fenceLine && fenceLine.char === fence.char && fenceLine.length >= fence.length && fenceLine.rest.trim() === '') fence = null;
+      } else if (fenceLine && !(fenceLine.char === '`' && fenceLine.rest.includes('`'))) {
+        fence = { char: fenceLine.char, length: fenceLine.length };
+      } else {
+        const heading = headingOf(line);
+        if (heading && visit({ level: heading.level, text: heading.text, offset: start })) return;
+      }
+    }
+    start = end + 1;
+  }
+}
+
+/**
+ * The ATX headings of a markdown body, in order, with the offset of each heading's line. Lines in
+ * fenced code blocks are not headings; neither is `#tag` (no space after the `#`).
+ */
+export function parseHeadings(body: string): Heading[] {
+  const out: Heading[] = [];
+  scanHeadings(body, (heading) => {
+    out.push(heading);
+    return false;
+  });
+  return out;
+}
+
+/** The text of a body's first `# ` heading (level 1, not empty), or null. */
+export function firstTitleHeading(body: string): string | null {
+  let title: string | null = null;
+  scanHeadings(body, (heading) => {
+    if (heading.level !== 1 || heading.text === '') return false;
+    title = heading.text;
+    return true;
+  });
+  return title;
+}
