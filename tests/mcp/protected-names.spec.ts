@@ -1,24 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Vault } from '../../lib/vault/vault';
-import { connectInMemory, MCP_VAULT_FILES, ok, textOf, type McpPair } from '../support/mcp';
-import { makeTempVault, sha256, type TempVault } from '../support/temp-vault';
+import { describe, expect, it } from 'vitest';
+import { cleanedAfterEach, openWithMcp, MCP_VAULT_FILES, ok, textOf, type McpPair } from '../support/mcp';
+import { sha256, type TempVault } from '../support/temp-vault';
 
 const NFC = 'caf\u00e9';
 const NFD = 'cafe\u0301';
 const PROTOCOL = '# How agents use this vault\n\nRead first, write small.\n';
 const SKILL = '---\ntype: skill\nname: sneaky\nversion: 1\ntrigger: flaky tests fail on the webhook\nlast_updated: 2026-11-01\n---\n\nDo it.\n';
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-const pairs: McpPair[] = [];
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close().catch(() => undefined);
-  for (const vault of opened.splice(0)) vault.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
+const lists = cleanedAfterEach();
 
 async function setup(extra: Record<string, string> = {}): Promise<{ tv: TempVault; mcp: McpPair; session: string }> {
-  const tv = makeTempVault({
+  const { tv, mcp } = await openWithMcp(lists, {
     ...MCP_VAULT_FILES,
     'changelog.md': '# Changelog\n',
     'AGENTS.md': PROTOCOL,
@@ -26,11 +18,6 @@ async function setup(extra: Record<string, string> = {}): Promise<{ tv: TempVaul
     [`notes/${NFC}.md`]: '# Café\n',
     ...extra,
   });
-  vaults.push(tv);
-  const vault = await tv.open();
-  opened.push(vault);
-  const mcp = await connectInMemory(vault);
-  pairs.push(mcp);
   const { session } = ok<{ session: string }>(await mcp.call('start_session', { agent: 'claude-code', task: 'Fix the flaky webhook test' }));
   return { tv, mcp, session };
 }

@@ -1,12 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ReadNoteResult } from '../../lib/vault/agents/contract';
 import { initVault, openVault } from '../../lib/vault/index';
-import type { Vault } from '../../lib/vault/vault';
 import { copyFixture, haveFixtures, testGitEnv } from '../support/fixtures';
-import { connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
+import { cleanedAfterEach, openWithMcp, connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
 import { makeTempVault, sha256, snapshot, type TempVault } from '../support/temp-vault';
 
 /** Issue 12: read_note finds a note as a person looks it up, pages long notes, and names titles. */
@@ -55,22 +54,11 @@ const FILES: Record<string, string> = {
   'notes/long.md': longNote(),
 };
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-const pairs: McpPair[] = [];
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close().catch(() => undefined);
-  for (const vault of opened.splice(0)) vault.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
+const lists = cleanedAfterEach();
+const { vaults, opened, pairs } = lists;
 
 async function setup(files: Record<string, string> = FILES): Promise<{ tv: TempVault; mcp: McpPair }> {
-  const tv = makeTempVault(files);
-  vaults.push(tv);
-  const vault = await tv.open();
-  opened.push(vault);
-  const mcp = await connectInMemory(vault);
-  pairs.push(mcp);
+  const { tv, mcp } = await openWithMcp(lists, files);
   return { tv, mcp };
 }
 

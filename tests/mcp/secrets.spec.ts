@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Vault } from '../../lib/vault/vault';
-import { connectInMemory, fieldOf, filesOf, MCP_VAULT_FILES, ok, textOf, type McpPair } from '../support/mcp';
-import { makeTempVault, type TempVault } from '../support/temp-vault';
+import { describe, expect, it } from 'vitest';
+import { cleanedAfterEach, openWithMcp, fieldOf, filesOf, MCP_VAULT_FILES, ok, textOf, type McpPair } from '../support/mcp';
+import type { TempVault } from '../support/temp-vault';
 
 // Made up, shaped like the real thing; joined so that no scanner flags this file.
 const HEX32 = ['9f3b2c7d', '4e1a8b6c', '0d5f2e9a', '7c3b1d4e'].join('');
@@ -10,22 +9,10 @@ const PASSWORD = 'Tr0ub4dor&3xK9';
 const KEY_BODY = 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK';
 const NOTE = 'notes/handbook.md';
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-const pairs: McpPair[] = [];
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close().catch(() => undefined);
-  for (const vault of opened.splice(0)) vault.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
+const lists = cleanedAfterEach();
 
 async function setup(): Promise<{ tv: TempVault; mcp: McpPair; session: string }> {
-  const tv = makeTempVault(MCP_VAULT_FILES);
-  vaults.push(tv);
-  const vault = await tv.open();
-  opened.push(vault);
-  const mcp = await connectInMemory(vault);
-  pairs.push(mcp);
+  const { tv, mcp } = await openWithMcp(lists, MCP_VAULT_FILES);
   const { session } = ok<{ session: string }>(await mcp.call('start_session', { agent: 'claude-code', task: 'document the deploy' }));
   return { tv, mcp, session };
 }

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ReadFirstItem, StartSessionResult } from '../../lib/vault/agents/contract';
 import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import type { Vault } from '../../lib/vault/vault';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
-import { connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
-import { makeTempVault, type TempVault } from '../support/temp-vault';
+import { cleanedAfterEach, openWithMcp, connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
+import type { TempVault } from '../support/temp-vault';
 
 /**
  * Issue 12: start_session reads the vault the way a colleague would: the project the task names,
@@ -42,22 +42,11 @@ const VAULT: Record<string, string> = {
   'notes/handbook.md': '# Handbook\n\nHow we work.\n',
 };
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-const pairs: McpPair[] = [];
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close().catch(() => undefined);
-  for (const vault of opened.splice(0)) vault.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
+const lists = cleanedAfterEach();
+const { opened, pairs } = lists;
 
 async function setup(files: Record<string, string> = VAULT): Promise<{ tv: TempVault; vault: Vault; mcp: McpPair }> {
-  const tv = makeTempVault(files);
-  vaults.push(tv);
-  const vault = await tv.open();
-  opened.push(vault);
-  const mcp = await connectInMemory(vault);
-  pairs.push(mcp);
+  const { tv, vault, mcp } = await openWithMcp(lists, files);
   return { tv, vault, mcp };
 }
 

@@ -1,10 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Vault } from '../../lib/vault/vault';
 import type { SinceLastSession } from '../../lib/vault/agents/contract';
-import { changelogLines, connectInMemory, fieldOf, filesOf, MCP_VAULT_FILES, ok, textOf, trailersOf, type McpPair } from '../support/mcp';
+import {
+  cleanedAfterEach,
+  openWithMcp,
+  changelogLines,
+  connectInMemory,
+  fieldOf,
+  filesOf,
+  MCP_VAULT_FILES,
+  ok,
+  textOf,
+  trailersOf,
+  type McpPair,
+} from '../support/mcp';
 import { isolatedGitEnv, makeTempVault, sha256, snapshot, type TempVault } from '../support/temp-vault';
 
 const SESSION_ID = /^\d{8}-\d{6}-claude-code-[a-z2-7]{4}$/;
@@ -13,22 +25,11 @@ const TOOLS = ['end_session', 'molt_skill', 'propose_to_inbox', 'read_note', 're
 const GITHUB_TOKEN = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
 const PRIVATE_KEY = `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA PRIVATE KEY-----`;
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-const pairs: McpPair[] = [];
-afterEach(async () => {
-  for (const pair of pairs.splice(0)) await pair.close().catch(() => undefined);
-  for (const vault of opened.splice(0)) vault.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
+const lists = cleanedAfterEach();
+const { vaults, opened, pairs } = lists;
 
 async function setup(files: Record<string, string> = MCP_VAULT_FILES): Promise<{ tv: TempVault; vault: Vault; mcp: McpPair }> {
-  const tv = makeTempVault(files);
-  vaults.push(tv);
-  const vault = await tv.open();
-  opened.push(vault);
-  const mcp = await connectInMemory(vault);
-  pairs.push(mcp);
+  const { tv, vault, mcp } = await openWithMcp(lists, files);
   return { tv, vault, mcp };
 }
 

@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
 import { buildServer, type LucidMcpServer } from '../../mcp/tools';
 import type { Vault } from '../../lib/vault/vault';
-import type { TempVault } from './temp-vault';
+import { makeTempVault, type TempVault } from './temp-vault';
 
 /** A vault with a project, decisions, a skill, an earlier session and a person's note. */
 export const MCP_VAULT_FILES: Record<string, string> = {
@@ -139,4 +140,33 @@ export function changelogLines(tv: TempVault): string[] {
 export function fieldOf(text: string, key: string): string | undefined {
   const front = /^---\n([\s\S]*?)\n---\n/.exec(text)?.[1] ?? '';
   return new RegExp(`^${key}: (.*)$`, 'm').exec(front)?.[1]?.replace(/^"(.*)"$/, '$1');
+}
+
+/** What a spec opened: closed and removed after each of its tests. */
+export interface McpCleanup {
+  vaults: TempVault[];
+  opened: Vault[];
+  pairs: McpPair[];
+}
+
+/** Lists that the spec calling this (at its top level) fills, emptied after each test: pairs closed, vaults closed, temp folders removed. */
+export function cleanedAfterEach(): McpCleanup {
+  const lists: McpCleanup = { vaults: [], opened: [], pairs: [] };
+  afterEach(async () => {
+    for (const pair of lists.pairs.splice(0)) await pair.close().catch(() => undefined);
+    for (const vault of lists.opened.splice(0)) vault.close();
+    for (const tv of lists.vaults.splice(0)) tv.cleanup();
+  });
+  return lists;
+}
+
+/** A temp vault with `files`, opened, with an in-memory MCP pair on it, all in `lists` for cleaning up. */
+export async function openWithMcp(lists: McpCleanup, files: Record<string, string>): Promise<{ tv: TempVault; vault: Vault; mcp: McpPair }> {
+  const tv = makeTempVault(files);
+  lists.vaults.push(tv);
+  const vault = await tv.open();
+  lists.opened.push(vault);
+  const mcp = await connectInMemory(vault);
+  lists.pairs.push(mcp);
+  return { tv, vault, mcp };
 }
