@@ -8,12 +8,11 @@
  * (default: obsidian-tasks-docs, "recurring tasks with a due date"). tests/mcp/sizes.spec.ts holds
  * the budgets these figures set.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { initVault, openVault } from '../lib/vault/index';
 import type { Vault } from '../lib/vault/vault';
-import { copyFixture, FIXTURES_DIR, testGitEnv } from '../tests/support/fixtures';
+import { copyFixture, FIXTURES_DIR, testGitEnv, commitAsOwner } from '../tests/support/fixtures';
 import { connectInMemory } from '../tests/support/mcp';
 import {
   replyChars,
@@ -66,13 +65,8 @@ async function synthetic(): Promise<Figures> {
 async function fixture(name: string, query: string): Promise<Figures> {
   const { root, cleanup } = copyFixture(name);
   const env = testGitEnv();
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env: env as NodeJS.ProcessEnv, stdio: 'ignore' });
   try {
-    git('init', '-q', '-b', 'main');
-    git('config', 'user.name', 'Owner');
-    git('config', 'user.email', 'owner@example.invalid');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'Initial commit');
+    commitAsOwner(root, env);
     await initVault({ dir: root, env });
     const vault = await openVault({ root, env });
     try {

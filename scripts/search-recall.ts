@@ -2,7 +2,6 @@
 // VAULT-FORMAT's evaluation format): the default search against plain BM25 (FTS5 with the Porter
 // tokenizer, the question's terms OR'd, no boosts), on `lucid init`-ed copies committed as a person would.
 // Run: node --import tsx scripts/search-recall.ts [--misses]
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,7 +9,7 @@ import Database from 'better-sqlite3';
 import { systemPrefixes } from '../lib/vault/config';
 import { initVault, openVault, type Vault } from '../lib/vault/index';
 import { tokenizeQuery } from '../lib/vault/search/query';
-import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../tests/support/fixtures';
+import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv, commitAsOwner } from '../tests/support/fixtures';
 
 /** One question of a set, as VAULT-FORMAT's "Evaluation" section writes it. */
 export interface EvalQuestion {
@@ -79,12 +78,7 @@ export async function prepareFixture(fixture: string): Promise<{ vault: Vault; q
   if (!setFile) throw new Error(`No question set for ${fixture} in ${EVALS_DIR}.`);
   const env = testGitEnv();
   const { root, cleanup } = copyFixture(fixture);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'Owner');
-  git('config', 'user.email', 'owner@example.invalid');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'Initial commit');
+  commitAsOwner(root, env);
   await initVault({ dir: root, env });
   const vault = await openVault({ root, env });
   const target = path.join(root, vault.layout.evalQuestions, `${fixture}.jsonl`);

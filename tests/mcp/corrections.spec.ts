@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SinceLastSession, StartSessionResult } from '../../lib/vault/agents/contract';
 import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import { isNoteFile } from '../../lib/vault/notes/paths';
-import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
+import { commitAsOwner, copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
 import { connectInMemory, ok, textOf } from '../support/mcp';
 
 /**
@@ -45,11 +45,7 @@ describe.skipIf(!haveFixtures)("a person's corrections on real vaults reach the 
       cleanups.push(cleanup);
       const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: env as NodeJS.ProcessEnv });
       // The vault as its owner keeps it: under git, one commit of everything.
-      git('init', '-q', '-b', 'main');
-      git('config', 'user.name', 'Owner');
-      git('config', 'user.email', 'owner@example.invalid');
-      git('add', '-A');
-      git('commit', '-q', '-m', 'Initial commit', '-m', 'My notes as they were.');
+      commitAsOwner(root, env, ['Initial commit', 'My notes as they were.']);
       const imported = git('ls-files', '-z').split('\0').filter(isNoteFile);
       const report = await initVault({ dir: root, env });
       expect(git('check-attr', 'merge', '--', report.layout.changelog).trim()).toBe(`${report.layout.changelog}: merge: union`);

@@ -1,10 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReadNoteResult } from '../../lib/vault/agents/contract';
 import { initVault, openVault } from '../../lib/vault/index';
-import { copyFixture, haveFixtures, testGitEnv } from '../support/fixtures';
+import { copyFixture, haveFixtures, testGitEnv, commitAsOwner } from '../support/fixtures';
 import { cleanedAfterEach, openWithMcp, connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
 import { makeTempVault, sha256, snapshot, type TempVault } from '../support/temp-vault';
 
@@ -296,12 +296,7 @@ describe.skipIf(!haveFixtures)('read_note on a lucid init-ed copy of real vaults
   async function served(name: string): Promise<{ root: string; mcp: McpPair }> {
     const { root, cleanup } = copyFixture(name);
     cleanups.push(cleanup);
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: env as NodeJS.ProcessEnv });
-    git('init', '-q', '-b', 'main');
-    git('config', 'user.name', 'Owner');
-    git('config', 'user.email', 'owner@example.invalid');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'Initial commit');
+    commitAsOwner(root, env);
     await initVault({ dir: root, env });
     const vault = await openVault({ root, env });
     opened.push(vault);

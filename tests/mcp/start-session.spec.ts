@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReadFirstItem, StartSessionResult } from '../../lib/vault/agents/contract';
 import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import type { Vault } from '../../lib/vault/vault';
-import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
+import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv, commitAsOwner } from '../support/fixtures';
 import { cleanedAfterEach, openWithMcp, connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
 import type { TempVault } from '../support/temp-vault';
 
@@ -204,12 +203,7 @@ describe.skipIf(!haveFixtures)('start_session on real vaults, committed by their
   async function openFixture(name: string): Promise<{ vault: Vault; mcp: McpPair }> {
     const { root, cleanup } = copyFixture(name);
     cleanups.push(cleanup);
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: env as NodeJS.ProcessEnv });
-    git('init', '-q', '-b', 'main');
-    git('config', 'user.name', 'Owner');
-    git('config', 'user.email', 'owner@example.invalid');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'Initial commit');
+    commitAsOwner(root, env);
     await initVault({ dir: root, env });
     const vault = await openVault({ root, env });
     opened.push(vault);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -53,4 +54,14 @@ export function testGitEnv(): Record<string, string | undefined> {
     GIT_CONFIG_GLOBAL: '/dev/null',
     TZ: process.env.TZ,
   };
+}
+
+/** Puts a copied fixture under git as its owner keeps it: `git init`, user "Owner", one commit of every file. */
+export function commitAsOwner(root: string, env: Record<string, string | undefined>, message: string[] = ['Initial commit']): void {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Owner');
+  git('config', 'user.email', 'owner@example.invalid');
+  git('add', '-A');
+  git('commit', '-q', ...message.flatMap((m) => ['-m', m]));
 }
