@@ -1,14 +1,26 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { InboxView } from '@/components/inbox-view';
+import { PageHeader } from '@/components/page-header';
+import { fetchInboxList } from '@/lib/server/data';
 
-export default function InboxPage() {
+const ACTIONS = new Set(['create', 'update', 'append', 'delete']);
+
+function one(value: string | string[] | undefined, max: number): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v && v.length <= max ? v : undefined;
+}
+
+export default async function InboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const action = one(params.action, 20);
+  const filter = { agent: one(params.agent, 200), flag: one(params.flag, 100), action: action && ACTIONS.has(action) ? action : undefined };
+  const initial = await fetchInboxList(filter);
   return (
-    <ComingSoon
-      title="Inbox"
-      will={[
-        'Proposals agents were unsure about, oldest first, with their reason and confidence',
-        'Accept, edit or reject each one (keyboard: j/k to move, a to accept, r to reject)',
-        'A three-way merge when the note changed since the proposal',
-      ]}
-    />
+    <div>
+      <PageHeader
+        title="Inbox"
+        description="What agents were unsure of, oldest first. Nothing here reaches a note until you accept it; each accept, edit or reject is one commit in your name."
+      />
+      <InboxView initial={initial} initialFilter={filter} initialItem={one(params.item, 300) ?? null} />
+    </div>
   );
 }
