@@ -21,6 +21,15 @@ export function isEditedAccept(entry: { op: string | null; reason: string }): bo
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/** The person who decides: the vault's own, or the `human:<name>` given (never an agent: nothing in the inbox is applied without a person). */
+function deciderOf(vault: Vault, person: unknown): string {
+  if (person === undefined) return vault.person;
+  if (typeof person !== 'string' || !/^human:\S/.test(person)) {
+    throw new VaultError('invalid_input', 'Only a person (human:<name>) accepts or rejects an inbox item.', { field: 'person' });
+  }
+  return person;
+}
+
 function checkAcceptInput(input: AcceptInput): void {
   if (!input || typeof input.id !== 'string') throw new VaultError('invalid_input', 'Give the id of the inbox item to accept.', { field: 'id' });
   if (input.text !== undefined && typeof input.text !== 'string') throw new VaultError('invalid_input', 'text must be the note text to apply.', { field: 'text' });
@@ -70,6 +79,7 @@ function nothingChanged(error: unknown, item: InboxItem): unknown {
  */
 export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise<AcceptResult> {
   checkAcceptInput(input);
+  const actor = deciderOf(vault, input.person);
   const { item, hash } = await findItem(vault, input.id);
   if (item.problem) throw new VaultError('invalid_input', item.problem, { path: item.path });
   if (input.text !== undefined && item.action === 'delete') {
@@ -127,7 +137,7 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
   ];
   try {
     const result = await vault.edit({
-      actor: vault.person,
+      actor,
       op: 'accept',
       path: item.target,
       reason: acceptReason(item, edited, input.reason),
@@ -149,10 +159,11 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
 export async function rejectInboxItem(vault: Vault, input: RejectInput): Promise<RejectResult> {
   if (!input || typeof input.id !== 'string') throw new VaultError('invalid_input', 'Give the id of the inbox item to reject.', { field: 'id' });
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'reason must be text.', { field: 'reason' });
+  const actor = deciderOf(vault, input.person);
   const { item, hash } = await findItem(vault, input.id);
   try {
     const result = await vault.edit({
-      actor: vault.person,
+      actor,
       op: 'reject',
       path: item.problem ? item.path : item.target,
       reason: safeReason(input.reason ?? ''),
