@@ -34,4 +34,5 @@ export * from './inbox/types';
 export { parseInboxNote, parseProposalBlock, hasConflictMarkers } from './inbox/parse';
 export { listInbox, countInbox } from './inbox/queue';
 export { showInboxItem } from './inbox/detail';
-export { acceptInboxItem, rejectInboxItem, EDITED_ACCEPT_MARKER } from './inbox/decide';
+export { MERGE_LABELS } from './inbox/merge';
+export { acceptInboxItem, rejectInboxItem, EDITED_ACCEPT_MARKER, isEditedAccept } from './inbox/decide';
