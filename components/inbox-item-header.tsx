@@ -13,20 +13,30 @@ export function InboxItemHeader({ detail }: { detail: InboxDetail }) {
   return (
     <header className="mb-4">
       <h2 className="text-lg font-semibold tracking-tight">
-        {VERB[detail.action] ?? detail.action}{' '}
-        {detail.action === 'create' || detail.current === null ? (
-          <code className="break-all">{detail.target}</code>
+        {detail.problem ? (
+          <>
+            Unreadable item <code className="break-all">{detail.path}</code>
+          </>
         ) : (
-          <Link href={noteHref(detail.target)} className="break-all text-blue-800 underline">
-            {detail.target}
-          </Link>
+          <>
+            {VERB[detail.action] ?? detail.action}{' '}
+            {detail.action === 'create' || detail.current === null ? (
+              <code className="break-all">{detail.target}</code>
+            ) : (
+              <Link href={noteHref(detail.target)} className="break-all text-blue-800 underline">
+                {detail.target}
+              </Link>
+            )}
+          </>
         )}
       </h2>
       <dl className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-stone-600">
-        <div>
-          <dt className="inline">Proposed by </dt>
-          <dd className="inline font-medium text-stone-800">{detail.proposedBy}</dd>
-        </div>
+        {detail.proposedBy ? (
+          <div>
+            <dt className="inline">Proposed by </dt>
+            <dd className="inline font-medium text-stone-800">{detail.proposedBy}</dd>
+          </div>
+        ) : null}
         {detail.session ? (
           <div>
             <dt className="inline">Session </dt>
@@ -37,12 +47,14 @@ export function InboxItemHeader({ detail }: { detail: InboxDetail }) {
             </dd>
           </div>
         ) : null}
-        <div>
-          <dt className="inline">Proposed </dt>
-          <dd className="inline">
-            <time dateTime={detail.created}>{detail.created.replace('T', ' ')}</time>
-          </dd>
-        </div>
+        {detail.created ? (
+          <div>
+            <dt className="inline">Proposed </dt>
+            <dd className="inline">
+              <time dateTime={detail.created}>{detail.created.replace('T', ' ')}</time>
+            </dd>
+          </div>
+        ) : null}
         {detail.confidence !== null ? (
           <div>
             <dt className="inline">Confidence </dt>
@@ -56,13 +68,15 @@ export function InboxItemHeader({ detail }: { detail: InboxDetail }) {
           </div>
         ) : null}
       </dl>
-      <p className="mt-2 text-sm">
-        <span className="text-stone-600">Reason: </span>
-        {detail.reason}
-      </p>
+      {detail.reason ? (
+        <p className="mt-2 text-sm">
+          <span className="text-stone-600">Reason: </span>
+          {detail.reason}
+        </p>
+      ) : null}
       {detail.problem ? (
         <div role="alert" aria-label="Problem" className="mt-3 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-          <strong>This item cannot be applied:</strong> {detail.problem} It can only be rejected; fix the inbox note in Obsidian if you want to keep it.
+          {detail.problem}
         </div>
       ) : null}
       {detail.explanation.trim() ? (

@@ -60,7 +60,7 @@ export function InboxQueue({ items, selectedId, onSelect }: { items: InboxRow[];
                     onClick={() => onSelect(item.id)}
                     className="break-all text-left font-medium text-stone-900 underline decoration-stone-300 underline-offset-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
                   >
-                    {item.target}
+                    {item.target || item.path}
                   </button>
                   {item.action !== 'create' && item.problem === null ? (
                     <Link href={noteHref(item.target)} className="ml-1 text-xs text-blue-800 underline" aria-label={`Open ${item.target}`}>

@@ -83,7 +83,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
     ? ''
     : d.problem
       ? cannotApply
-      : d.targetChanged && !d.merge
+      : d.targetChanged && !d.merge && d.action !== 'delete'
         ? 'The note changed since the proposal and the version it was based on is not in git: use Edit to write the version to keep.'
         : d.merge && hasConflictMarkers(mergeText)
           ? 'Resolve the conflict markers in the merged text to accept.'

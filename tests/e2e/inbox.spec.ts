@@ -3,7 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { e2eVault } from '../support/e2e-vault';
+import { readFileSync } from 'node:fs';
+import { e2eServer, e2eVault, rawRequest } from '../support/e2e-vault';
 import { InboxPage } from '../support/pages/inbox-page';
 
 // Items are made the way agents make them: through the `lucid` CLI's agent verbs or the MCP server,
@@ -322,4 +323,77 @@ test('filters by agent, flag and action live in the URL; an empty filter result 
   await expect(inbox.rowButton(created)).toBeVisible();
   await page.reload();
   await expect(page).toHaveURL(/\/inbox(\?item=[^&]+)?$/);
+});
+
+/** The build's id of one of lib/actions/inbox.ts's actions (from the server-reference manifest). */
+function actionId(name: string): string {
+  const manifest = JSON.parse(readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
+    node: Record<string, { filename?: string; exportedName?: string }>;
+  };
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.filename === 'lib/actions/inbox.ts' && entry.exportedName === name);
+  if (!found) throw new Error(`${name} is not in this build's server-reference manifest`);
+  return found[0];
+}
+
+/** Calls an action as the page does, with the login cookie and our Origin, but with any arguments. */
+async function callAction(name: string, args: unknown) {
+  const { port, token } = e2eServer();
+  const host = `127.0.0.1:${port}`;
+  return rawRequest({
+    method: 'POST',
+    path: '/inbox',
+    headers: { Host: host, Origin: `http://${host}`, Cookie: `lucid_${port}=${token}`, 'Next-Action': actionId(name), 'Content-Type': 'text/plain;charset=UTF-8' },
+    body: JSON.stringify([args]),
+  });
+}
+
+test('#11 forged arguments to accept, reject and show are refused with a reason, and the vault is unchanged', async () => {
+  const { session } = agentSession('forged');
+  const target = `notes/e2e-forged-${uid()}.md`;
+  const inboxPath = propose(session, target, 'create', '# Forged\n\nNot to be applied.\n');
+  const id = inboxPath.replace(/^inbox\//, '').replace(/\.md$/, '');
+  const before = vault.snapshot();
+  const forged: [string, unknown, RegExp][] = [
+    ['acceptInboxItemAction', { id: '../../etc/passwd' }, /"code":"invalid_input"/],
+    ['acceptInboxItemAction', { id: 'projects/atlas' }, /"code":"invalid_input"/],
+    ['acceptInboxItemAction', { id: 'no-such-item' }, /"code":"not_found"/],
+    ['acceptInboxItemAction', { id: 42 }, /"code":"invalid_input"/],
+    ['acceptInboxItemAction', { id, extra: true }, /"code":"invalid_input"/],
+    ['acceptInboxItemAction', { id, person: 'human:mallory' }, /"code":"invalid_input"/],
+    ['acceptInboxItemAction', { id, expectedTargetHash: '--output=/tmp/x' }, /"code":"invalid_input"/],
+    ['acceptInboxItemAction', { id, text: '# Forged\n<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n' }, /"code":"invalid_input"/],
+    ['rejectInboxItemAction', { id: `../${id}` }, /"code":"invalid_input"/],
+    ['rejectInboxItemAction', { id, reason: 'x'.repeat(501) }, /"code":"invalid_input"/],
+    ['showInboxItemAction', { id: '../changelog' }, /"code":"invalid_input"/],
+    ['listInboxAction', { action: 'rm -rf' }, /"code":"invalid_input"/],
+  ];
+  for (const [name, args, expected] of forged) {
+    const response = await callAction(name, args);
+    const what = `${name} ${JSON.stringify(args)}`;
+    expect(response.status, what).toBe(200);
+    expect(response.body, what).toContain('"ok":false');
+    expect(response.body, what).toMatch(expected);
+    expect(response.body, what).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  }
+  expect(vault.snapshot()).toEqual(before);
+  expect(exists(inboxPath)).toBe(true);
+});
+
+test('#12 an edited text over 1 MB gets a clear "too large to save from the dashboard" message, and nothing changes', async ({ page }) => {
+  const { session } = agentSession('large');
+  const target = `notes/e2e-large-${uid()}.md`;
+  writeNote(session, target, '# Large\n\nsmall\n');
+  propose(session, target, 'update', '# Large\n\nsmall, still\n');
+  const before = vault.snapshot();
+  const inbox = new InboxPage(page);
+  await inbox.open();
+  await inbox.select(target);
+  await inbox.editButton.click();
+  await inbox.editor.fill(`# Large\n\n${'lorem ipsum '.repeat(90_000)}\n`);
+  await inbox.acceptEditedButton.click();
+  await expect(inbox.alert).toContainText('too large to save from the dashboard');
+  expect(vault.snapshot()).toEqual(before);
+  // The server still answers, and the same item can still be decided.
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(inbox.acceptButton).toBeEnabled();
 });
