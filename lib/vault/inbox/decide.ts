@@ -96,7 +96,7 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
   if (input.expectedTargetHash !== undefined && input.expectedTargetHash !== now.hash) {
     throw new VaultError(
       'conflict',
-      `${item.target} ${now.hash === null ? 'was deleted' : 'changed'} since you looked at it. Nothing changed; show the item again (lucid inbox show ${item.id}) and decide on what is there now.`,
+      `${item.target} changed since you looked at it${now.hash === null ? ' (it is absent now)' : ''}. Nothing changed; show the item again (lucid inbox show ${item.id}) and decide on what is there now.`,
       { path: item.target, currentHash: now.hash },
     );
   }
