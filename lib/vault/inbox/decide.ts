@@ -100,6 +100,9 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
       { path: item.target, currentHash: now.hash },
     );
   }
+  if (item.action === 'delete' && now.hash === null) {
+    throw new VaultError('conflict', `${item.target} is already gone. Nothing changed; reject ${item.id}.`, { path: item.target });
+  }
   const changed = targetChangedSince(item, now);
   if (changed && input.text === undefined && !(item.action === 'delete' && input.expectedTargetHash !== undefined)) {
     throw new VaultError(
@@ -111,9 +114,6 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
           : `${item.target} changed since ${item.proposedBy} proposed this. Nothing changed; both changes must be merged: lucid inbox show ${item.id} shows the three-way merge; resolve it and accept the merged text (--text-file), or reject.`,
       { path: item.target, currentHash: now.hash },
     );
-  }
-  if (item.action === 'delete' && now.hash === null) {
-    throw new VaultError('conflict', `${item.target} is already gone. Nothing changed; reject ${item.id}.`, { path: item.target });
   }
   const plain = plainResult(item, now.text);
   const written = item.action === 'delete' ? null : (input.text ?? plain);

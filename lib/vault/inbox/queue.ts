@@ -97,7 +97,7 @@ function matches(item: InboxItem, filter: InboxFilter | undefined): boolean {
 }
 
 /** Oldest first: by the `created` time (items without one last), then by id. */
-export function compareItems(a: InboxItem, b: InboxItem): number {
+function compareItems(a: InboxItem, b: InboxItem): number {
   const ta = Date.parse(a.created);
   const tb = Date.parse(b.created);
   const na = Number.isNaN(ta);
@@ -139,6 +139,8 @@ export async function listInbox(vault: Vault, filter?: InboxFilter): Promise<Inb
         } catch (error) {
           // removed meanwhile (accepted or rejected while the folder was read)
           if (isVaultError(error, 'not_found') || (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          // a name Lucid cannot take as a vault path, a link that leads outside: listed, never read
+          if (isVaultError(error) && error.code !== 'io_error') return unreadable(path, error.message.replace(/\.$/, ''));
           throw error;
         }
       }),
