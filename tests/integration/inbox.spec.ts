@@ -188,6 +188,35 @@ describe('accept', () => {
   });
 });
 
+describe('forged arguments (catalog #11)', () => {
+  it('ids outside the inbox, missing items, wrong types and an agent as the decider are refused; nothing changes', async () => {
+    const { tv, vault, session } = await setup();
+    const item = await propose(vault, session, { target: 'notes/a.md', action: 'update', content: '# A\n' });
+    const before = snapshot(tv.root);
+    const forged: [() => Promise<unknown>, string][] = [
+      [() => acceptInboxItem(vault, { id: '../notes/a' }), 'invalid_input'],
+      [() => acceptInboxItem(vault, { id: 'sub/../../notes/a' }), 'invalid_input'],
+      [() => rejectInboxItem(vault, { id: '..\\notes\\a' }), 'invalid_input'],
+      [() => rejectInboxItem(vault, { id: '.lucid' }), 'invalid_input'],
+      [() => acceptInboxItem(vault, { id: 'missing-item' }), 'not_found'],
+      [() => rejectInboxItem(vault, { id: 'missing-item' }), 'not_found'],
+      [() => acceptInboxItem(vault, { id: 42 as unknown as string }), 'invalid_input'],
+      [() => acceptInboxItem(vault, { id: item.id, text: 42 as unknown as string }), 'invalid_input'],
+      [() => acceptInboxItem(vault, { id: item.id, expectedTargetHash: 'abc' }), 'invalid_input'],
+      [() => acceptInboxItem(vault, { id: item.id, person: 'agent:test-agent' }), 'invalid_input'],
+      [() => rejectInboxItem(vault, { id: item.id, person: 'agent:test-agent' }), 'invalid_input'],
+      [() => rejectInboxItem(vault, { id: item.id, reason: { x: 1 } as unknown as string }), 'invalid_input'],
+      [() => acceptInboxItem(vault, null as unknown as { id: string }), 'invalid_input'],
+    ];
+    for (const [work, code] of forged) {
+      const refused = await refusal(work());
+      expect(refused.code).toBe(code);
+      expect(refused.message).not.toMatch(/^\s*at /m);
+    }
+    expect(snapshot(tv.root)).toEqual(before);
+  });
+});
+
 describe('a proposal and its target', () => {
   it('when the target changed since base_blob: both changes and the merge are shown, a plain accept is refused, the merged text goes in', async () => {
     const { tv, vault, session } = await setup();
@@ -362,5 +391,44 @@ describe('the queue', () => {
     expect((await listInbox(vault))[0].reason).toBe('older and longer');
     await acceptInboxItem(vault, { id: first.id });
     expect((await listInbox(vault)).map((i) => i.id)).not.toContain(first.id);
+  });
+
+  it('lists an empty file, front matter only and a file too large as items with a problem, and thousands of items quickly (catalog #45)', async () => {
+    const { tv, vault } = await setup();
+    tv.write('inbox/empty.md', '');
+    tv.write('inbox/front-only.md', '---\ntype: inbox\n---\n');
+    tv.write('inbox/huge.md', `---\ntype: inbox\n---\n\n${'x'.repeat(5 * 1024 * 1024)}\n`);
+    tv.write('inbox/binary.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+    const many = 2000;
+    for (let i = 0; i < many; i += 1) {
+      const n = String(i).padStart(5, '0');
+      tv.write(
+        `inbox/2026-11-14-${n}-item.md`,
+        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n````markdown\nline ${n}\n````\n`,
+      );
+    }
+    let started = performance.now();
+    const items = await listInbox(vault);
+    const firstMs = performance.now() - started;
+    expect(items).toHaveLength(many + 4);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    expect(byId.get('empty')?.problem).toMatch(/not an inbox proposal/);
+    expect(byId.get('front-only')?.problem).toMatch(/proposed_by is missing.*action is missing.*target is missing/);
+    expect(byId.get('huge')?.problem).toMatch(/larger than 4 MiB/);
+    expect(byId.get('binary')?.problem).toMatch(/cannot be accepted/);
+    expect(items.slice(0, 3).map((i) => i.reason)).toEqual(['item 00000', 'item 00001', 'item 00002']);
+    started = performance.now();
+    expect(await listInbox(vault, { agent: 'bulk' })).toHaveLength(many);
+    const againMs = performance.now() - started;
+    started = performance.now();
+    expect(await countInbox(vault)).toBe(many + 4);
+    const countMs = performance.now() - started;
+    console.info(`inbox of ${many + 4}: listed in ${firstMs.toFixed(0)} ms, again in ${againMs.toFixed(0)} ms, counted in ${countMs.toFixed(0)} ms`);
+    expect(firstMs).toBeLessThan(15_000);
+    expect(againMs).toBeLessThan(firstMs);
+    expect(againMs).toBeLessThan(2_000);
+    expect(countMs).toBeLessThan(500);
+    await rejectInboxItem(vault, { id: 'binary' });
+    expect(tv.exists('inbox/binary.md')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import nodePath from 'node:path';
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { isVaultError } from '../errors';
 import { runGit } from '../git/repo';
 import { cryptoIds } from '../ids';
@@ -14,10 +14,8 @@ const MERGE_LABELS = { current: 'the note now', base: 'when proposed', proposal:
  */
 export function unifiedDiff(path: string, before: string, after: string): string {
   if (before === after) return '';
-  // jsdiff prints an "Index:" and a "===" line first; diff2html reads a patch from its `---` line.
-  const patch = createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 3 });
-  const start = patch.indexOf('--- ');
-  return start > 0 ? patch.slice(start) : patch;
+  // Without jsdiff's "Index:" and "===" lines: diff2html reads a patch from its `---` line.
+  return createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
 /** How many conflicts a text merged by git holds: its `<<<<<<< <label>` lines. */

@@ -46,7 +46,7 @@ async function inboxEntries(vault: Vault): Promise<Dirent[]> {
 
 /** The vault path of the inbox item `id`, or an `invalid_input` error when `id` is not a plain file name. */
 export function inboxItemPath(vault: Vault, id: string): string {
-  if (typeof id !== 'string' || id === '' || /[/\\]/.test(id) || id.startsWith('.') || id.toLowerCase().endsWith('.md')) {
+  if (typeof id !== 'string' || id === '' || /[/\\\u0000]/.test(id) || id.startsWith('.')) {
     throw new VaultError('invalid_input', `"${String(id)}" is not an inbox item id: give the item's file name without .md (lucid inbox list shows them).`);
   }
   return normalizeVaultPath(`${vault.layout.inbox}/${id}.md`);
