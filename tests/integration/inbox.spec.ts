@@ -369,6 +369,10 @@ describe('reject', () => {
     ]);
     expect(byPath.get('notes/new.md')?.changes).toEqual([expect.objectContaining({ kind: 'edited', op: 'accept', by: PERSON })]);
     expect((await refusal(rejectInboxItem(vault, { id: item.id }))).message).toMatch(/already rejected/);
+    // The session note still names both proposals: a record of where they were, not broken links.
+    const sessionNote = tv.read(`sessions/${session}.md`);
+    expect(sessionNote).toContain(`[[${item.path.replace(/\.md$/, '')}]]`);
+    expect((await vault.lint()).brokenLinks).toEqual([]);
   });
 });
 
