@@ -96,9 +96,12 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
   if (input.expectedTargetHash !== undefined && input.expectedTargetHash !== now.hash) {
     throw new VaultError(
       'conflict',
-      `${item.target} ${now.hash === null ? 'was deleted' : 'changed'} since you looked at it. Nothing changed; show the item again (lucid inbox show ${item.id}) and decide on what is there now.`,
+      `${item.target} changed since you looked at it${now.hash === null ? ' (it is absent now)' : ''}. Nothing changed; show the item again (lucid inbox show ${item.id}) and decide on what is there now.`,
       { path: item.target, currentHash: now.hash },
     );
+  }
+  if (item.action === 'delete' && now.hash === null) {
+    throw new VaultError('conflict', `${item.target} is already gone. Nothing changed; reject ${item.id}.`, { path: item.target });
   }
   const changed = targetChangedSince(item, now);
   if (changed && input.text === undefined && !(item.action === 'delete' && input.expectedTargetHash !== undefined)) {
@@ -111,9 +114,6 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
           : `${item.target} changed since ${item.proposedBy} proposed this. Nothing changed; both changes must be merged: lucid inbox show ${item.id} shows the three-way merge; resolve it and accept the merged text (--text-file), or reject.`,
       { path: item.target, currentHash: now.hash },
     );
-  }
-  if (item.action === 'delete' && now.hash === null) {
-    throw new VaultError('conflict', `${item.target} is already gone. Nothing changed; reject ${item.id}.`, { path: item.target });
   }
   const plain = plainResult(item, now.text);
   const written = item.action === 'delete' ? null : (input.text ?? plain);

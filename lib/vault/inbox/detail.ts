@@ -84,7 +84,8 @@ async function goneSentence(vault: Vault, path: string): Promise<string> {
  * `expectedTargetHash`), the text a plain accept writes and its diff against the target now, and,
  * when the target changed since the proposal (`base_blob`), the person's change, the agent's change
  * and their three-way merge (with conflict markers where both changed the same lines). A create
- * whose target exists by now is merged with an empty base. `not_found` when the item is gone.
+ * whose target exists by now is merged with an empty base; an append's merge is the section added
+ * at the end of the note as it is now. `not_found` when the item is gone.
  */
 export async function showInboxItem(vault: Vault, id: string): Promise<InboxItemDetail> {
   const { item } = await findItem(vault, id);
@@ -98,7 +99,8 @@ export async function showInboxItem(vault: Vault, id: string): Promise<InboxItem
   if (targetChanged && item.action !== 'delete' && item.proposal !== null && current !== null) {
     const from = base ?? '';
     const agentSide = item.action === 'append' ? appendToText(from, item.proposal) : item.proposal;
-    const merged = await threeWayMerge(vault, from, current, agentSide);
+    // An append adds a section at the end of whatever the note is now (the append op cannot conflict).
+    const merged = item.action === 'append' ? { text: appendToText(current, item.proposal), conflicts: 0 } : await threeWayMerge(vault, from, current, agentSide);
     merge = { ...merged, personDiff: unifiedDiff(item.target, from, current), agentDiff: unifiedDiff(item.target, from, agentSide) };
   }
   return { ...item, current, currentHash: now.hash, base, targetChanged, result, diff, merge };

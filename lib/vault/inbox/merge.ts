@@ -1,11 +1,12 @@
 import nodePath from 'node:path';
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { isVaultError } from '../errors';
 import { runGit } from '../git/repo';
+import { cryptoIds } from '../ids';
 import type { Vault } from '../vault';
 
 /** The labels git writes after the conflict markers, so the person knows which side is which. */
-export const MERGE_LABELS = { current: 'the note now', base: 'when proposed', proposal: 'the proposal' } as const;
+const MERGE_LABELS = { current: 'the note now', base: 'when proposed', proposal: 'the proposal' } as const;
 
 /**
  * A unified patch from `before` to `after`, both files named `path` (diff2html draws it), with three
@@ -13,10 +14,8 @@ export const MERGE_LABELS = { current: 'the note now', base: 'when proposed', pr
  */
 export function unifiedDiff(path: string, before: string, after: string): string {
   if (before === after) return '';
-  // jsdiff prints an "Index:" and a "===" line first; diff2html reads a patch from its `---` line.
-  const patch = createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 3 });
-  const start = patch.indexOf('--- ');
-  return start > 0 ? patch.slice(start) : patch;
+  // Without jsdiff's "Index:" and "===" lines: diff2html reads a patch from its `---` line.
+  return createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
 /** How many conflicts a text merged by git holds: its `<<<<<<< <label>` lines. */
@@ -36,7 +35,8 @@ function conflictsIn(text: string): number {
 export async function threeWayMerge(vault: Vault, base: string, current: string, proposal: string): Promise<{ text: string; conflicts: number }> {
   if (current === base || current === proposal) return { text: proposal, conflicts: 0 };
   if (proposal === base) return { text: current, conflicts: 0 };
-  const dir = nodePath.join(vault.stateDir(), `merge-${vault.ids.base32(10)}`);
+  // Not the vault's id source: a read must not move a seeded one (the demo's, the tests') on.
+  const dir = nodePath.join(vault.stateDir(), `merge-${cryptoIds.base32(10)}`);
   await vault.fs.mkdir(dir);
   try {
     const files = { current: nodePath.join(dir, 'current'), base: nodePath.join(dir, 'base'), proposal: nodePath.join(dir, 'proposal') };

@@ -46,7 +46,7 @@ async function inboxEntries(vault: Vault): Promise<Dirent[]> {
 
 /** The vault path of the inbox item `id`, or an `invalid_input` error when `id` is not a plain file name. */
 export function inboxItemPath(vault: Vault, id: string): string {
-  if (typeof id !== 'string' || id === '' || /[/\\]/.test(id) || id.startsWith('.') || id.toLowerCase().endsWith('.md')) {
+  if (typeof id !== 'string' || id === '' || /[/\\\u0000]/.test(id) || id.startsWith('.')) {
     throw new VaultError('invalid_input', `"${String(id)}" is not an inbox item id: give the item's file name without .md (lucid inbox list shows them).`);
   }
   return normalizeVaultPath(`${vault.layout.inbox}/${id}.md`);
@@ -97,7 +97,7 @@ function matches(item: InboxItem, filter: InboxFilter | undefined): boolean {
 }
 
 /** Oldest first: by the `created` time (items without one last), then by id. */
-export function compareItems(a: InboxItem, b: InboxItem): number {
+function compareItems(a: InboxItem, b: InboxItem): number {
   const ta = Date.parse(a.created);
   const tb = Date.parse(b.created);
   const na = Number.isNaN(ta);
@@ -139,6 +139,8 @@ export async function listInbox(vault: Vault, filter?: InboxFilter): Promise<Inb
         } catch (error) {
           // removed meanwhile (accepted or rejected while the folder was read)
           if (isVaultError(error, 'not_found') || (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          // a name Lucid cannot take as a vault path, a link that leads outside: listed, never read
+          if (isVaultError(error) && error.code !== 'io_error') return unreadable(path, error.message.replace(/\.$/, ''));
           throw error;
         }
       }),
