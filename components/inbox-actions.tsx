@@ -28,27 +28,30 @@ export function InboxActions({
           onClick={onAccept}
           disabled={busy || accept !== null}
           aria-keyshortcuts="a"
+          aria-label="Accept"
           className="rounded-md bg-green-700 px-3 py-1.5 text-sm font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
         >
-          Accept <kbd aria-hidden="true" className="ml-1 text-xs opacity-75">a</kbd>
+          Accept <kbd className="ml-1 text-xs opacity-75">a</kbd>
         </button>
         <button
           type="button"
           onClick={onEdit}
           disabled={busy || edit !== null}
           aria-keyshortcuts="e"
+          aria-label="Edit"
           className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50"
         >
-          Edit <kbd aria-hidden="true" className="ml-1 text-xs opacity-75">e</kbd>
+          Edit <kbd className="ml-1 text-xs opacity-75">e</kbd>
         </button>
         <button
           type="button"
           onClick={onReject}
           disabled={busy}
           aria-keyshortcuts="r"
+          aria-label="Reject"
           className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 disabled:cursor-not-allowed disabled:opacity-50"
         >
-          Reject <kbd aria-hidden="true" className="ml-1 text-xs opacity-75">r</kbd>
+          Reject <kbd className="ml-1 text-xs opacity-75">r</kbd>
         </button>
       </div>
       {why.length > 0 ? <p className="mt-1 text-xs text-stone-600">{[...new Set(why)].join(' ')}</p> : null}

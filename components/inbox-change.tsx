@@ -37,8 +37,8 @@ export function InboxChange({ detail }: { detail: InboxDetail }) {
     return (
       <>
         <p role="note" className="mb-4 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-          Held because it looked like a secret: what looked like one is masked below, and the explanation above says what was found. Accepting
-          saves the masked text; never paste the secret back into a note.
+          Held because it looked like a secret: what looked like one is masked below, and the explanation above says what was found. Accepting saves the masked
+          text; never paste the secret back into a note.
         </p>
         <Section title="The masked text">
           <Text text={detail.proposal ?? ''} />

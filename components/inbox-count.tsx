@@ -11,7 +11,11 @@ export function InboxCount({ initial }: { initial: number | null }) {
   const n = count.data ?? 0;
   if (n === 0) return null;
   return (
-    <span data-testid="inbox-count" title={`${n} waiting in the inbox`} className="ml-auto mr-2 rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white">
+    <span
+      data-testid="inbox-count"
+      title={`${n} waiting in the inbox`}
+      className="ml-auto mr-2 rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white"
+    >
       {n}
     </span>
   );

@@ -32,22 +32,30 @@ export function InboxEditor({
   return (
     <section aria-label="Edit the proposal" className="space-y-2">
       <div className="grid gap-4 lg:grid-cols-2">
-        <div>
-          <h3 className="mb-1 text-sm font-semibold">The note now</h3>
+        <section aria-labelledby="note-now-title">
+          <h3 id="note-now-title" className="mb-1 text-sm font-semibold">
+            The note now
+          </h3>
           {current === null ? (
             <p className="text-sm text-stone-600">The note does not exist yet: accepting creates it.</p>
           ) : (
-            <pre
-              aria-label="The note now"
-              className="h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded-md border border-stone-200 bg-stone-50 p-3 font-mono text-xs leading-5"
-            >
+            <pre className="h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded-md border border-stone-200 bg-stone-50 p-3 font-mono text-xs leading-5">
               {current}
             </pre>
           )}
-        </div>
+        </section>
         <div>
           <h3 className="mb-1 text-sm font-semibold">Your version</h3>
-          <MarkdownEditor label="Your version" value={value} onChange={onChange} autoFocus onSubmit={onAccept} onCancel={onCancel} invalid={markers} describedBy="edit-state" />
+          <MarkdownEditor
+            label="Your version"
+            value={value}
+            onChange={onChange}
+            autoFocus
+            onSubmit={onAccept}
+            onCancel={onCancel}
+            invalid={markers}
+            describedBy="edit-state"
+          />
         </div>
       </div>
       <p id="edit-state" className={`text-sm ${markers ? 'text-red-800' : 'text-stone-600'}`}>

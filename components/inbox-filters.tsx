@@ -2,7 +2,8 @@
 
 import type { InboxFilterValues } from '@/lib/queries/inbox';
 
-const ACTIONS = ['create', 'update', 'append', 'delete'];
+const ACTIONS: NonNullable<InboxFilterValues['action']>[] = ['create', 'update', 'append', 'delete'];
+const isAction = (value: string): value is NonNullable<InboxFilterValues['action']> => (ACTIONS as string[]).includes(value);
 
 function Choice({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (value: string) => void }) {
   // A value from the URL that no item has any more stays choosable, so the filter never silently changes.
@@ -39,7 +40,12 @@ export function InboxFilters({
     <fieldset aria-label="Filters" className="flex flex-wrap items-center gap-3">
       <Choice label="Agent" value={filter.agent ?? ''} options={agents} onChange={(agent) => onChange({ ...filter, agent: agent || undefined })} />
       <Choice label="Flag" value={filter.flag ?? ''} options={flags} onChange={(flag) => onChange({ ...filter, flag: flag || undefined })} />
-      <Choice label="Action" value={filter.action ?? ''} options={ACTIONS} onChange={(action) => onChange({ ...filter, action: action || undefined })} />
+      <Choice
+        label="Action"
+        value={filter.action ?? ''}
+        options={ACTIONS}
+        onChange={(action) => onChange({ ...filter, action: isAction(action) ? action : undefined })}
+      />
       {any ? (
         <button type="button" onClick={() => onChange({})} className="text-sm text-blue-800 underline">
           Clear filters

@@ -19,8 +19,8 @@ export function InboxMerge({ merge, value, onChange }: { merge: NonNullable<Inbo
   return (
     <section aria-label="Three-way merge" className="space-y-4">
       <p role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-        The note changed since the agent proposed this. Both changes are shown below, then the two merged: check the merged text (edit it if
-        needed) and accept it. Lucid never applies the proposal over the newer note blindly.
+        The note changed since the agent proposed this. Both changes are shown below, then the two merged: check the merged text (edit it if needed) and accept
+        it. Lucid never applies the proposal over the newer note blindly.
       </p>
       <div className="grid gap-4 xl:grid-cols-2">
         <div>

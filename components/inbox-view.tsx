@@ -31,7 +31,8 @@ import {
 type Mode = 'view' | 'edit' | 'reject';
 type Notice = { kind: 'ok'; text: string } | { kind: 'error'; text: string; detail?: string; reload?: boolean };
 
-const sameFilter = (a: InboxFilterValues, b: InboxFilterValues) => (a.agent ?? '') === (b.agent ?? '') && (a.flag ?? '') === (b.flag ?? '') && (a.action ?? '') === (b.action ?? '');
+const sameFilter = (a: InboxFilterValues, b: InboxFilterValues) =>
+  (a.agent ?? '') === (b.agent ?? '') && (a.flag ?? '') === (b.flag ?? '') && (a.action ?? '') === (b.action ?? '');
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -42,12 +43,22 @@ function isTyping(target: EventTarget | null): boolean {
 function noticeOf(error: unknown): Notice {
   if (error instanceof InboxActionError) {
     if (error.code === 'conflict') {
-      return { kind: 'error', text: 'Changed since you opened it: nothing was saved. Reload the item to see the note as it is now.', detail: error.message, reload: true };
+      return {
+        kind: 'error',
+        text: 'Changed since you opened it: nothing was saved. Reload the item to see the note as it is now.',
+        detail: error.message,
+        reload: true,
+      };
     }
-    if (error.code === 'not_found') return { kind: 'error', text: 'This item is no longer in the inbox: it was accepted or rejected elsewhere.', detail: error.message };
+    if (error.code === 'not_found')
+      return { kind: 'error', text: 'This item is no longer in the inbox: it was accepted or rejected elsewhere.', detail: error.message };
     return { kind: 'error', text: error.message };
   }
-  return { kind: 'error', text: 'Lucid did not take the request, and nothing was saved. Try again; if it fails again, the server log says why.', detail: (error as Error)?.message };
+  return {
+    kind: 'error',
+    text: 'Lucid did not take the request, and nothing was saved. Try again; if it fails again, the server log says why.',
+    detail: (error as Error)?.message,
+  };
 }
 
 /**
@@ -173,7 +184,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
       if (mode !== 'view') return;
       const move = (delta: number) => {
         if (items.length === 0) return;
-        const from = currentIndex < 0 ? 0 : currentIndex;
+        const from = Math.max(0, currentIndex);
         select(items[Math.max(0, Math.min(items.length - 1, from + delta))].id, true);
       };
       const act: Record<string, () => void> = { j: () => move(1), k: () => move(-1), a: doAccept, e: startEdit, r: startReject };
@@ -268,7 +279,9 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
           <div className="mt-6">
             {detail.isError ? (
               <p role="alert" className="text-sm text-red-800">
-                {detailError ? 'This item is no longer in the inbox: it was accepted or rejected elsewhere.' : `Could not open this item: ${detail.error.message}`}
+                {detailError
+                  ? 'This item is no longer in the inbox: it was accepted or rejected elsewhere.'
+                  : `Could not open this item: ${detail.error.message}`}
               </p>
             ) : !d ? (
               <p className="text-sm text-stone-500">Loading the item…</p>

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { acceptInboxItemAction, countInboxAction, listInboxAction, rejectInboxItemAction, showInboxItemAction } from '@/lib/actions/inbox';
 import type { ActionResult } from '@/lib/actions/result';
+import type { InboxItem } from '@/lib/vault';
 
 /**
  * How often the queue and the navigation count ask for news: items agents add while the page is
@@ -29,7 +30,7 @@ export type InboxDetail = Extract<Awaited<ReturnType<typeof showInboxItemAction>
 export interface InboxFilterValues {
   agent?: string;
   flag?: string;
-  action?: string;
+  action?: InboxItem['action'];
 }
 
 /** An action's failure as the page shows it: a code to branch on and a sentence to read. */
@@ -87,7 +88,8 @@ export function inboxPollInterval(): number | false {
 export function inboxListQueryOptions(filter: InboxFilterValues, interval: number | false) {
   return queryOptions({
     queryKey: inboxKeys.list(filter),
-    queryFn: async () => unwrap(await listInboxAction({ agent: filter.agent || undefined, flag: filter.flag || undefined, action: filter.action || undefined })),
+    queryFn: async () =>
+      unwrap(await listInboxAction({ agent: filter.agent || undefined, flag: filter.flag || undefined, action: filter.action || undefined })),
     refetchInterval: interval,
     placeholderData: (previous) => previous,
   });

@@ -97,7 +97,7 @@ test('Edit then Accept saves the person’s version in one commit, recorded as e
   await inbox.editButton.click();
   await expect(inbox.editor).toBeFocused();
   await expect(inbox.editor).toHaveValue('# Edit me\n\nfirst\nthe agent wrote this\n');
-  await expect(page.getByLabel('The note now')).toContainText('first');
+  await expect(page.getByRole('region', { name: 'The note now' })).toContainText('first');
   await inbox.editor.fill('# Edit me\n\nfirst\nthe person rewrote it\n');
   await inbox.acceptEditedButton.click();
   await expect(inbox.result).toContainText('Accepted your version');
@@ -342,7 +342,13 @@ async function callAction(name: string, args: unknown) {
   return rawRequest({
     method: 'POST',
     path: '/inbox',
-    headers: { Host: host, Origin: `http://${host}`, Cookie: `lucid_${port}=${token}`, 'Next-Action': actionId(name), 'Content-Type': 'text/plain;charset=UTF-8' },
+    headers: {
+      Host: host,
+      Origin: `http://${host}`,
+      Cookie: `lucid_${port}=${token}`,
+      'Next-Action': actionId(name),
+      'Content-Type': 'text/plain;charset=UTF-8',
+    },
     body: JSON.stringify([args]),
   });
 }
