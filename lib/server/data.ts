@@ -2,7 +2,15 @@ import 'server-only';
 import path from 'node:path';
 import {
   type CommitRecord,
+  countInbox,
+  type InboxFilter,
+  type InboxItem,
+  type InboxItemDetail,
   isVaultError,
+  listInbox,
+  parseFrontmatter,
+  parseLinks,
+  showInboxItem,
   type LinkKind,
   type LintReport,
   type Note,
@@ -126,4 +134,91 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inbox
+
+/** One queued item as the queue shows it: no proposal or explanation, since the queue is polled. */
+export type InboxRowView = Pick<
+  InboxItem,
+  'id' | 'path' | 'proposedBy' | 'session' | 'action' | 'target' | 'reason' | 'confidence' | 'flag' | 'created' | 'problem'
+>;
+
+/** The inbox page's queue, filtered, with the total and the choices its filters offer. */
+export interface InboxListView {
+  items: InboxRowView[];
+  total: number;
+  agents: string[];
+  flags: string[];
+}
+
+/** The queue, oldest first; the filters' choices come from the whole inbox, not only the filtered part. */
+export async function fetchInboxList(filter: InboxFilter): Promise<InboxListView> {
+  const vault = await getVault();
+  const all = await listInbox(vault);
+  const filtered = filter.agent || filter.flag || filter.action ? await listInbox(vault, filter) : all;
+  const items = filtered.map(
+    (i): InboxRowView => ({
+      id: i.id,
+      path: i.path,
+      proposedBy: i.proposedBy,
+      session: i.session,
+      action: i.action,
+      target: i.target,
+      reason: i.reason,
+      confidence: i.confidence,
+      flag: i.flag,
+      created: i.created,
+      problem: i.problem,
+    }),
+  );
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => Boolean(v)))].sort();
+  return { items, total: all.length, agents: distinct(all.map((i) => i.proposedBy)), flags: distinct(all.map((i) => i.flag)) };
+}
+
+/** How many items wait in the inbox, for the navigation; null when the vault cannot say (the page still renders). */
+export async function fetchInboxCount(): Promise<number | null> {
+  try {
+    return await countInbox(await getVault());
+  } catch (error) {
+    if (isVaultError(error)) return null;
+    throw error;
+  }
+}
+
+/** A vault link as the inbox page resolved it on the server: from which note, of what kind, to where. */
+export type ResolvedLink = [from: string, kind: LinkKind, target: string, path: string];
+
+/** An inbox item with what accepting it would change, the new note's parts for a preview, and its links resolved. */
+export interface InboxItemView extends InboxItemDetail {
+  /** For a create: the proposed note's front matter (null when it does not parse) and body (cut at RENDER_LIMIT). */
+  preview: { frontmatter: Record<string, unknown> | null; body: string } | null;
+  /** The links of the explanation and the preview that resolve to a vault file. */
+  links: ResolvedLink[];
+}
+
+/** One inbox item for the page; VaultError not_found when it is gone. */
+export async function fetchInboxItem(id: string): Promise<InboxItemView> {
+  const vault = await getVault();
+  const item = await showInboxItem(vault, id);
+  const resolver = await vault.linkResolver();
+  const links: ResolvedLink[] = [];
+  const collect = (from: string, body: string, frontmatter?: Record<string, unknown>) => {
+    for (const link of parseLinks(body, frontmatter)) {
+      if (link.target === '') continue;
+      const to = resolver.resolve(link.target, from, link.kind);
+      if (to) links.push([from, link.kind, link.target, to]);
+    }
+  };
+  collect(item.path, item.explanation);
+  let preview: InboxItemView['preview'] = null;
+  const proposed = item.result ?? item.proposal;
+  if (item.action === 'create' && proposed !== null) {
+    const parsed = parseFrontmatter(proposed);
+    const body = parsed.parts.body.slice(0, RENDER_LIMIT);
+    preview = { frontmatter: parsed.ok ? parsed.data : null, body };
+    collect(item.target, body, parsed.ok ? parsed.data : undefined);
+  }
+  return { ...item, preview, links };
 }

@@ -30,3 +30,8 @@ export * from './agents/inbox-ops';
 export * from './agents/write-ops';
 export * from './agents/decision-ops';
 export * from './agents/skill-ops';
+export * from './inbox/types';
+export { hasConflictMarkers } from './inbox/parse';
+export { listInbox, countInbox } from './inbox/queue';
+export { showInboxItem } from './inbox/detail';
+export { acceptInboxItem, rejectInboxItem, EDITED_ACCEPT_MARKER, isEditedAccept } from './inbox/decide';

@@ -30,7 +30,9 @@ test('the overview shows the counts raw git and the files give', async ({ page }
 test('every section is reachable from the navigation, and unfinished ones say what they will show', async ({ page }) => {
   await page.goto('/');
   const nav = page.getByRole('navigation', { name: 'Sections' });
-  for (const name of ['Inbox', 'Changelog', 'Skills', 'Sessions', 'Dream', 'Evaluation']) {
+  await nav.getByRole('link', { name: 'Inbox' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
+  for (const name of ['Changelog', 'Skills', 'Sessions', 'Dream', 'Evaluation']) {
     await nav.getByRole('link', { name }).click();
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page.getByRole('status')).toContainText('It will show');

@@ -51,8 +51,8 @@ function maskFields(fields: Record<string, unknown> | undefined): { fields: Reco
   return { fields: out, findings };
 }
 
-/** Appends a section at the end of a note's text, after one blank line. */
-function appendToText(text: string, section: string): string {
+/** Appends a section at the end of a note's text, after one blank line (an accepted inbox append joins the same way). */
+export function appendToText(text: string, section: string): string {
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   let body = section.replace(/^(\r?\n)+/, '').replace(/\r?\n/g, '\n');
   if (!body.endsWith('\n')) body += '\n';
