@@ -30,3 +30,6 @@ export * from './agents/inbox-ops';
 export * from './agents/write-ops';
 export * from './agents/decision-ops';
 export * from './agents/skill-ops';
+export * from './history/revert-types';
+export { planRevert, revertEdit } from './history/revert';
+export { listUncommitted, commitUncommitted } from './history/uncommitted';
