@@ -67,14 +67,15 @@ export function ChangelogRevert({ entry, onClose, onDone }: { entry: ChangelogEn
         await plan.refetch();
         return;
       }
-      await client.invalidateQueries({ queryKey: changelogKeys.all });
+      // Closed first: an open plan of this entry would otherwise be asked again, for nothing.
       onDone(`Reverted ${entry.sha.slice(0, 7)}: new edit ${result.data.editId} (${result.data.commit.slice(0, 7)}).`);
+      await client.invalidateQueries({ queryKey: changelogKeys.all });
     },
   });
   const failed = revert.data && !revert.data.ok ? revert.data.message : null;
 
   return (
-    <div role="region" aria-label="Revert" className="mt-3 rounded-md border border-stone-300 bg-stone-50 p-3 text-sm">
+    <section aria-label="Revert" className="mt-3 rounded-md border border-stone-300 bg-stone-50 p-3 text-sm">
       {plan.isPending ? (
         <p className="text-stone-500">Trying the revert on a temporary index…</p>
       ) : plan.isError ? (
@@ -137,6 +138,6 @@ export function ChangelogRevert({ entry, onClose, onDone }: { entry: ChangelogEn
           Close
         </button>
       ) : null}
-    </div>
+    </section>
   );
 }

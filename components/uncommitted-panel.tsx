@@ -57,12 +57,17 @@ export function UncommittedPanel({ initial }: { initial: UncommittedData }) {
             commits your version first.
           </p>
           <ul aria-label="Uncommitted files" className="mt-3 space-y-2">
-            {files.map((f) => (
+            {files.map((f, i) => (
               <li key={f.path} className="rounded border border-amber-200 bg-white p-2">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <label className="flex items-center gap-2">
-                    <input type="checkbox" checked={picked.has(f.path)} onChange={() => setPicked((s) => flip(s, f.path))} />
-                    <span className="break-all font-mono text-xs">{f.path}</span>
+                  <input
+                    id={`${reasonId}-${i}`}
+                    type="checkbox"
+                    checked={picked.has(f.path)}
+                    onChange={() => setPicked((s) => flip(s, f.path))}
+                  />
+                  <label htmlFor={`${reasonId}-${i}`} className="break-all font-mono text-xs">
+                    {f.path}
                   </label>
                   <span className="rounded bg-stone-100 px-1.5 text-xs text-stone-700">{f.status}</span>
                   <button

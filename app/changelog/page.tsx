@@ -6,8 +6,6 @@ import { changelogChoices, fetchChangelogPage, fetchUncommitted, parseChangelogF
 export default async function ChangelogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filters = parseChangelogFilters(await searchParams);
   const [page, uncommitted] = await Promise.all([fetchChangelogPage(filters), fetchUncommitted()]);
-  // Only the filters that are set: the query key and the URL then agree however the page was reached.
-  const input = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
   return (
     <div>
       <PageHeader
@@ -15,7 +13,7 @@ export default async function ChangelogPage({ searchParams }: { searchParams: Pr
         description="Every edit to the vault, newest first: who made it, why, in which session, and its diff. Any edit can be reverted; a dry run comes first and nothing changes when something is in the way."
       />
       <UncommittedPanel initial={uncommitted} />
-      <ChangelogView filters={input} initial={page} choices={changelogChoices()} />
+      <ChangelogView filters={filters} initial={page} choices={changelogChoices()} />
     </div>
   );
 }

@@ -218,10 +218,12 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
 
 function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }): ChangelogEntry {
   const paths = c.paths.map((p) => p.path).filter((p) => !isChangelogPath(layout, p));
+  // The refusals a commit's record already shows, in the words planRevert uses; the rest come with the plan.
   let refused: string | null = null;
-  if (c.parents > 1) refused = 'A merge commit is not reverted from here: revert the edits it brought in, one by one.';
-  else if (c.op === 'init') refused = "Lucid's install commit is not reverted: it holds the vault's layout.";
-  else if (paths.length === 0) refused = 'This commit changed only the changelog: there is no note change to revert.';
+  if (c.parents > 1) refused = 'It is a merge commit: revert the commits it brought in one by one instead.';
+  else if (c.op === 'init') refused = "It is Lucid's init commit, which installed Lucid in this vault; it cannot be reverted.";
+  else if (paths.length === 0 && c.paths.length > 0) refused = 'It only touched the changelog, which is never reverted (each edit keeps its line).';
+  else if (paths.length === 0) refused = 'It changed no files.';
   return {
     seq: c.seq,
     sha: c.sha,
@@ -265,7 +267,8 @@ export async function fetchUncommitted(): Promise<{ person: string; files: Uncom
   const files = await listUncommitted(vault);
   return {
     person: vault.person,
-    files: files.map((f) => (f.diff.length > CHANGELOG_MAX_PATCH ? { ...f, diff: '', tooBig: true } : { ...f, tooBig: false })),
+    // listUncommitted cuts a diff at about this size: a cut diff is shown as too big, never half drawn.
+    files: files.map((f) => (f.diff.length >= CHANGELOG_MAX_PATCH - 1024 ? { ...f, diff: '', tooBig: true } : { ...f, tooBig: false })),
   };
 }
 
@@ -285,13 +288,16 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
   const op = one('op');
   const type = one('type');
   const before = Number(one('before'));
+  const since = day(one('since'));
+  const until = day(one('until'));
+  // Only the filters that are set: the query key and the URL then agree however the page was reached.
   return {
-    actor: actor && actor.length <= 200 ? actor : undefined,
-    op: (OPS as readonly string[]).includes(op ?? '') ? (op as Op) : undefined,
-    type: (NOTE_TYPES as readonly string[]).includes(type ?? '') ? (type as NoteType) : undefined,
-    since: day(one('since')),
-    until: day(one('until')),
-    before: Number.isSafeInteger(before) && before > 0 ? before : undefined,
+    ...(actor && actor.length <= 200 ? { actor } : {}),
+    ...((OPS as readonly string[]).includes(op ?? '') ? { op: op as Op } : {}),
+    ...((NOTE_TYPES as readonly string[]).includes(type ?? '') ? { type: type as NoteType } : {}),
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+    ...(Number.isSafeInteger(before) && before > 0 ? { before } : {}),
   };
 }
 

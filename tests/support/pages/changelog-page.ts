@@ -38,15 +38,21 @@ export class ChangelogPage {
 
   /** Reverts an entry through its plan and confirm; waits for the page to say it is done. */
   async revert(entry: Locator, reason?: string) {
+    const sha = (await entry.getAttribute('data-sha')) ?? '';
     const panel = await this.planRevert(entry);
     if (reason !== undefined) await panel.getByLabel('Reason (optional)').fill(reason);
     await panel.getByRole('button', { name: 'Confirm revert' }).click();
-    await expect(this.page.getByText(/^Reverted [0-9a-f]{7}: new edit e[a-z2-7]{12}/)).toBeVisible();
+    await expect(this.reverted(sha)).toBeVisible();
+  }
+
+  /** The page's word that the commit `sha` was reverted. */
+  reverted(sha: string): Locator {
+    return this.page.getByText(new RegExp(`^Reverted ${sha.slice(0, 7)}: new edit e[a-z2-7]{12}`));
   }
 
   /** Sets one filter (Actor, Operation, Note type: a choice; From, To: a date). */
   async filter(label: 'Actor' | 'Operation' | 'Note type' | 'From' | 'To', value: string) {
-    const field = this.page.getByRole('form', { name: 'Filters' }).getByLabel(label);
+    const field = this.page.getByRole('form', { name: 'Filters' }).getByLabel(label, { exact: true });
     if (label === 'From' || label === 'To') await field.fill(value);
     else await field.selectOption(value);
   }
