@@ -1,9 +1,10 @@
 import nodePath from 'node:path';
-import { CONFIG_FILE, isChangelogPath } from '../config';
+import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../config';
 import { isVaultError, VaultError } from '../errors';
 import { formatDate } from '../ids';
 import { parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
+import { assertProtectedPath } from '../notes/protected';
 import { blobId, headState, runGit } from '../git/repo';
 import type { CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
@@ -76,16 +77,19 @@ export function parseRawDiff(output: string): RawChange[] {
 }
 
 /** The files `commit` changed, paths relative to the vault (renames detected). */
-export async function changesOf(vault: Vault, commit: string): Promise<RawChange[]> {
+async function changesOf(vault: Vault, commit: string): Promise<RawChange[]> {
   const output = await runGit(vault.repo, ['diff-tree', '-r', '-M', '--raw', '-z', '--no-abbrev', '--no-commit-id', '--root', '--relative', commit, '--']);
   return parseRawDiff(output);
 }
 
-/** Whether a revert may write `path` at all (the changelog is Lucid's; lucid.json and Obsidian's folders are left alone). */
-function writable(path: string): boolean {
+/**
+ * Whether a revert may write `path` at all: not the changelog (in any spelling), lucid.json,
+ * Obsidian's folders or the trash, which the write path refuses; those are left alone.
+ */
+function writable(layout: VaultLayout, path: string): boolean {
   if (path === CONFIG_FILE) return false;
   try {
-    normalizeVaultPath(path, { forWrite: true });
+    assertProtectedPath(layout, 'human:revert', 'revert', normalizeVaultPath(path, { forWrite: true }));
     return true;
   } catch {
     return false;
@@ -93,9 +97,9 @@ function writable(path: string): boolean {
 }
 
 /** Splits a rename whose one side a revert may not write into a deletion and an addition. */
-function split(change: RawChange): RawChange[] {
+function split(layout: VaultLayout, change: RawChange): RawChange[] {
   if (change.status !== 'R' || !change.oldPath) return [change];
-  if (writable(change.oldPath) && writable(change.path)) return [change];
+  if (writable(layout, change.oldPath) && writable(layout, change.path)) return [change];
   return [
     { ...change, status: 'D', path: change.oldPath, oldPath: null, newMode: '000000', newBlob: '0'.repeat(40) },
     { ...change, status: 'A', oldPath: null, oldMode: '000000', oldBlob: '0'.repeat(40) },
@@ -109,15 +113,15 @@ function split(change: RawChange): RawChange[] {
  */
 export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise<Reversal> {
   const result: Reversal = { targets: [], conflicts: [], refused: null, leftAlone: [], molt: null };
-  const refuse = (sentence: string): Reversal => ({ ...result, refused: sentence });
+  const refuse = (sentence: string): Reversal => ({ ...result, targets: [], conflicts: [], molt: null, refused: sentence });
   if (commit.parents > 1) return refuse('It is a merge commit: revert the commits it brought in one by one instead.');
   if (commit.actor && commit.op === 'init') return refuse("It is Lucid's init commit, which installed Lucid in this vault; it cannot be reverted.");
-  const all = (await changesOf(vault, commit.sha)).flatMap(split);
+  const all = (await changesOf(vault, commit.sha)).flatMap((c) => split(vault.layout, c));
   const notes = all.filter((c) => !isChangelogPath(vault.layout, c.path) && !(c.oldPath && isChangelogPath(vault.layout, c.oldPath)));
   if (all.length > 0 && notes.length === 0) return refuse('It only touched the changelog, which is never reverted (each edit keeps its line).');
   const odd = notes.find((c) => c.status === 'T' || LINK_OR_MODULE.has(c.oldMode) || LINK_OR_MODULE.has(c.newMode));
   if (odd) return refuse(`It changed ${odd.path}, a symbolic link or submodule, which Lucid does not write; revert it with git.`);
-  const changes = notes.filter((c) => writable(c.path) && (!c.oldPath || writable(c.oldPath)));
+  const changes = notes.filter((c) => writable(vault.layout, c.path) && (!c.oldPath || writable(vault.layout, c.oldPath)));
   result.leftAlone = notes.filter((c) => !changes.includes(c)).map((c) => c.path);
   if (changes.length === 0) {
     return refuse(
@@ -225,7 +229,7 @@ async function reverseMolt(
  * Three-way merge of texts (`git merge-file`, on scratch files in `.lucid/` removed at once): the
  * change from `base` to `theirs` applied onto `ours`. Null on a conflict: no markers ever leave here.
  */
-export async function merge3(vault: Vault, ours: string, base: string, theirs: string): Promise<string | null> {
+async function merge3(vault: Vault, ours: string, base: string, theirs: string): Promise<string | null> {
   if (ours === base) return theirs;
   if (theirs === base || ours === theirs) return ours;
   const dir = vault.stateDir();

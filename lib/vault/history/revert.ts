@@ -24,7 +24,7 @@ const MAX_LATER = 20;
 /** A plan, with what the real revert needs and the plan does not show. */
 interface Planned {
   plan: RevertPlan;
-  record: CommitRecord;
+  record: CommitRecord & { seq: number };
   reversal: Reversal;
   /** sha256 of each target file on disk when planned (null: absent): the write's expectedHash. */
   hashes: Map<string, string | null>;
@@ -37,7 +37,7 @@ interface Planned {
  * vault's history. Anything else (`--output=x`, `HEAD~1`, short or non-hex values) is refused
  * before git sees it.
  */
-async function findCommit(vault: Vault, ref: unknown): Promise<CommitRecord> {
+async function findCommit(vault: Vault, ref: unknown): Promise<CommitRecord & { seq: number }> {
   if (typeof ref !== 'string' || !(EDIT_ID.test(ref) || FULL_SHA.test(ref))) {
     throw new VaultError(
       'invalid_input',
@@ -102,12 +102,9 @@ async function uncommittedAmong(vault: Vault, paths: readonly string[]): Promise
 }
 
 /** The commits after `record` that changed `path`, oldest first. */
-async function laterEdits(vault: Vault, record: CommitRecord & { seq?: number }, path: string): Promise<RevertBlocker['laterEdits']> {
-  const index = await vault.commits();
-  const seq = record.seq ?? index.bySha(record.sha)?.seq;
-  if (seq === undefined) return [];
-  return index
-    .list({ path, afterSeq: seq, limit: MAX_LATER })
+async function laterEdits(vault: Vault, record: CommitRecord & { seq: number }, path: string): Promise<RevertBlocker['laterEdits']> {
+  return (await vault.commits())
+    .list({ path, afterSeq: record.seq, limit: MAX_LATER })
     .reverse()
     .map((c) => ({ edit: c.editId, commit: c.sha, actor: c.actor ?? `human:${c.author}`, op: c.op, subject: c.subject }));
 }

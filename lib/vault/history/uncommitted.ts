@@ -159,8 +159,9 @@ export async function commitUncommitted(vault: Vault, input: { paths: string[]; 
     return { editId: result.editId, commit: result.commit };
   } catch (error) {
     // Another process committed them meanwhile: nothing of the person's was lost.
-    if (isVaultError(error, 'invalid_input') && Array.isArray(error.details?.paths)) {
-      throw new VaultError('invalid_input', `${(error.details.paths as string[]).join(', ')} no longer differ from the last commit; nothing was committed.`, error.details);
+    const clean = isVaultError(error, 'invalid_input') ? error.details?.paths : undefined;
+    if (isVaultError(error) && Array.isArray(clean)) {
+      throw new VaultError('invalid_input', `${clean.join(', ')} no longer differ from the last commit; nothing was committed.`, error.details);
     }
     throw error;
   }
