@@ -28,7 +28,15 @@ function isTyping(target: EventTarget | null): boolean {
  * first page polls, so edits agents make while it is open appear at the top; an entry keeps its
  * open diff or revert panel across polls (entries are keyed by commit).
  */
-export function ChangelogView({ filters, initial, choices }: { filters: ChangelogInput; initial: ChangelogPageData; choices: { ops: string[]; types: string[] } }) {
+export function ChangelogView({
+  filters,
+  initial,
+  choices,
+}: {
+  filters: ChangelogInput;
+  initial: ChangelogPageData;
+  choices: { ops: string[]; types: string[] };
+}) {
   const page = useQuery({ ...changelogPageOptions(filters), initialData: initial });
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [notice, setNotice] = useState<string | null>(null);

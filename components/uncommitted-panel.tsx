@@ -26,7 +26,9 @@ export function UncommittedPanel({ initial }: { initial: UncommittedData }) {
     mutationFn: async () => commitUncommittedAction({ paths: chosen, reason: reason.trim() || undefined }),
     onSuccess: async (result) => {
       if (!result.ok) return;
-      setDone(result.data ? `Committed as ${person}: edit ${result.data.editId} (${result.data.commit.slice(0, 7)}).` : 'Those files have no changes any more.');
+      setDone(
+        result.data ? `Committed as ${person}: edit ${result.data.editId} (${result.data.commit.slice(0, 7)}).` : 'Those files have no changes any more.',
+      );
       setReason('');
       await client.invalidateQueries({ queryKey: changelogKeys.all });
     },
@@ -53,19 +55,14 @@ export function UncommittedPanel({ initial }: { initial: UncommittedData }) {
         <>
           <p className="mt-1 text-sm text-stone-700">
             {files.length === 1 ? 'One file has' : `${files.length} files have`} changes nobody committed, made outside Lucid (in Obsidian, an editor, a
-            script). Lucid never discards them; commit them here as your own edit ({person}), or leave them: the next Lucid write to one of these files
-            commits your version first.
+            script). Lucid never discards them; commit them here as your own edit ({person}), or leave them: the next Lucid write to one of these files commits
+            your version first.
           </p>
           <ul aria-label="Uncommitted files" className="mt-3 space-y-2">
             {files.map((f, i) => (
               <li key={f.path} className="rounded border border-amber-200 bg-white p-2">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <input
-                    id={`${reasonId}-${i}`}
-                    type="checkbox"
-                    checked={picked.has(f.path)}
-                    onChange={() => setPicked((s) => flip(s, f.path))}
-                  />
+                  <input id={`${reasonId}-${i}`} type="checkbox" checked={picked.has(f.path)} onChange={() => setPicked((s) => flip(s, f.path))} />
                   <label htmlFor={`${reasonId}-${i}`} className="break-all font-mono text-xs">
                     {f.path}
                   </label>

@@ -9,7 +9,10 @@ import { commitUncommitted, NOTE_TYPES, normalizeVaultPath, OPS, revertEdit } fr
 // An edit id (`e` + 12 base32) or a full commit sha: never a ref git would read as an option or a range.
 const refSchema = z.string().regex(/^(e[a-z2-7]{12}|[0-9a-f]{40})$/, 'An edit id (e + 12 letters) or a full 40-digit commit sha.');
 const shaSchema = z.string().regex(/^[0-9a-f]{40}$/, 'A full 40-digit commit sha.');
-const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD.');
+const daySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD.')
+  .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'A date as YYYY-MM-DD.');
 const reasonSchema = z.string().max(500).optional();
 const vaultPathSchema = z
   .string()

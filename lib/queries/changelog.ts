@@ -6,7 +6,7 @@ import type { ActionResult } from '@/lib/actions/result';
  * How often the first page of the changelog asks for new edits: well below Playwright's expect
  * timeout, so an edit an agent makes while the page is open shows up without a reload.
  */
-export const CHANGELOG_POLL_MS = 1_500;
+const CHANGELOG_POLL_MS = 1_500;
 const UNCOMMITTED_POLL_MS = 3_000;
 
 /** The changelog's filters and cursor, as the URL carries them. */

@@ -141,9 +141,9 @@ function safeDecode(segment: string): string {
 // ---- The changelog page and uncommitted work ----
 
 /** How many edits one changelog page shows. */
-export const CHANGELOG_PAGE_SIZE = 30;
+const CHANGELOG_PAGE_SIZE = 30;
 /** Longest patch the changelog sends to the browser; a longer one shows "too big" (catalog #45 a). */
-export const CHANGELOG_MAX_PATCH = 512 * 1024;
+const CHANGELOG_MAX_PATCH = 512 * 1024;
 
 /** The changelog page's filters, as the URL carries them (validated by the caller). */
 export interface ChangelogFilters {

@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { e2eVault } from '../support/e2e-vault';
+import { e2eServer, e2eVault, rawRequest } from '../support/e2e-vault';
 import { ChangelogPage } from '../support/pages/changelog-page';
 
 // Every edit here is made as an agent or a person would make it: the real CLI (`lucid write`,
@@ -16,7 +16,7 @@ function lucid(root: string, args: string[]): Json {
 }
 
 function session(root: string, agent: string): string {
-  return lucid(root, ['session', 'start', '--agent', agent, '--task', 'changelog browser test'])['session'] as string;
+  return lucid(root, ['session', 'start', '--agent', agent, '--task', 'changelog browser test']).session as string;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -35,7 +35,20 @@ test('Revert restores the earlier content of an update, and the revert can itsel
   const v1 = `# Update ${id}\n\nfirst version\n`;
   const v2 = `# Update ${id}\n\nsecond version\n`;
   lucid(vault.root, ['write', note, '--session', s, '--mode', 'create', '--content', v1, '--reason', 'first draft']);
-  const update = lucid(vault.root, ['write', note, '--session', s, '--mode', 'replace', '--content', v2, '--expected-hash', sha256(v1), '--reason', 'second draft']);
+  const update = lucid(vault.root, [
+    'write',
+    note,
+    '--session',
+    s,
+    '--mode',
+    'replace',
+    '--content',
+    v2,
+    '--expected-hash',
+    sha256(v1),
+    '--reason',
+    'second draft',
+  ]);
   const person = `human:${vault.git(['config', 'user.name']).trim()}`;
 
   const changelog = new ChangelogPage(page);
@@ -101,7 +114,18 @@ test('Revert of an accept restores the note and puts the proposal back in the in
   const s = session(vault.root, 'e2e-changelog');
   const before = `# Accept ${id}\n\nas it was\n`;
   lucid(vault.root, ['write', target, '--session', s, '--mode', 'create', '--content', before, '--reason', 'a note to propose on']);
-  const proposal = lucid(vault.root, ['propose', target, '--session', s, '--action', 'update', '--content', `# Accept ${id}\n\nas proposed\n`, '--reason', 'unsure']);
+  const proposal = lucid(vault.root, [
+    'propose',
+    target,
+    '--session',
+    s,
+    '--action',
+    'update',
+    '--content',
+    `# Accept ${id}\n\nas proposed\n`,
+    '--reason',
+    'unsure',
+  ]);
   const inboxPath = proposal.inbox_path as string;
   const inboxText = vault.read(inboxPath);
   lucid(vault.root, ['inbox', 'accept', path.basename(inboxPath, '.md')]);
@@ -150,8 +174,34 @@ test('a conflicting revert changes nothing (HEAD, the index, every file) and say
   const s = session(vault.root, 'e2e-changelog');
   const lines = (third: string) => `# Conflict ${id}\n\none\ntwo\n${third}\nfour\nfive\n`;
   lucid(vault.root, ['write', note, '--session', s, '--mode', 'create', '--content', lines('three'), '--reason', 'start']);
-  const c = lucid(vault.root, ['write', note, '--session', s, '--mode', 'replace', '--content', lines('THREE'), '--expected-hash', sha256(lines('three')), '--reason', 'edit C']);
-  const d = lucid(vault.root, ['write', note, '--session', s, '--mode', 'replace', '--content', lines('3'), '--expected-hash', sha256(lines('THREE')), '--reason', 'edit D']);
+  const c = lucid(vault.root, [
+    'write',
+    note,
+    '--session',
+    s,
+    '--mode',
+    'replace',
+    '--content',
+    lines('THREE'),
+    '--expected-hash',
+    sha256(lines('three')),
+    '--reason',
+    'edit C',
+  ]);
+  const d = lucid(vault.root, [
+    'write',
+    note,
+    '--session',
+    s,
+    '--mode',
+    'replace',
+    '--content',
+    lines('3'),
+    '--expected-hash',
+    sha256(lines('THREE')),
+    '--reason',
+    'edit D',
+  ]);
 
   const changelog = new ChangelogPage(page);
   await changelog.open();
@@ -377,4 +427,78 @@ test('a merge commit shows why it is not reverted', async ({ page }) => {
   const entry = changelog.entry(merge);
   await expect(entry.getByTestId('revert-refused')).toContainText('merge');
   await expect(entry.getByRole('button', { name: 'Revert…' })).toHaveCount(0);
+});
+
+/** The id of each changelog action in this build (the server-reference manifest names its export). */
+function changelogActions(): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(path.join('.next', 'server', 'server-reference-manifest.json'), 'utf8')) as {
+    node?: Record<string, { exportedName?: string; filename?: string }>;
+  };
+  const out: Record<string, string> = {};
+  for (const [id, entry] of Object.entries(manifest.node ?? {}))
+    if (entry.filename?.endsWith('lib/actions/changelog.ts') && entry.exportedName) out[entry.exportedName] = id;
+  return out;
+}
+
+test('#11 #12 forged and oversized arguments to the changelog actions are refused with no stack trace, and nothing changes', async () => {
+  const vault = e2eVault();
+  const { port, token: secret } = e2eServer();
+  const host = `127.0.0.1:${port}`;
+  const ids = changelogActions();
+  expect(Object.keys(ids).sort()).toEqual([
+    'commitDiffAction',
+    'commitUncommittedAction',
+    'listChangelogAction',
+    'listUncommittedAction',
+    'planRevertAction',
+    'revertAction',
+  ]);
+  const call = (name: string, body: string) =>
+    rawRequest({
+      method: 'POST',
+      path: '/changelog',
+      headers: {
+        Host: host,
+        Cookie: `lucid_${port}=${secret}`,
+        Origin: `http://${host}`,
+        'Next-Action': ids[name],
+        'Content-Type': 'text/plain;charset=UTF-8',
+      },
+      body,
+    });
+  const before = fullSnapshot(vault);
+  const forged: [string, unknown][] = [
+    ['revertAction', { ref: '--output=/tmp/x' }],
+    ['revertAction', { ref: 'HEAD~1;rm' }],
+    ['revertAction', { ref: '-c core.pager=sh' }],
+    ['revertAction', { ref: 'abc1234' }],
+    ['revertAction', { ref: 'eaaaaaaaaaaaa', reason: 'x'.repeat(501) }],
+    ['revertAction', { ref: 'eaaaaaaaaaaaa', extra: true }],
+    ['revertAction', { ref: 42 }],
+    ['planRevertAction', { ref: '../../etc/passwd' }],
+    ['commitDiffAction', { sha: 'HEAD' }],
+    ['commitUncommittedAction', { paths: ['../../etc/passwd'] }],
+    ['commitUncommittedAction', { paths: ['/etc/passwd'] }],
+    ['commitUncommittedAction', { paths: [] }],
+    ['commitUncommittedAction', { paths: 'Notes/a.md' }],
+    ['listChangelogAction', { op: 'drop' }],
+    ['listChangelogAction', { type: 'secret' }],
+    ['listChangelogAction', { before: -1 }],
+    ['listChangelogAction', { since: '2026-13-45' }],
+    ['listUncommittedAction', { all: true }],
+  ];
+  for (const [name, input] of forged) {
+    const response = await call(name, JSON.stringify([input]));
+    expect(response.status, `${name} ${JSON.stringify(input)}`).toBe(200);
+    expect(response.body, `${name} ${JSON.stringify(input)}`).toContain('invalid_input');
+    expect(response.body).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  }
+  // Well formed, but naming no commit or no uncommitted note: refused by the vault, nothing written.
+  expect((await call('revertAction', JSON.stringify([{ ref: '0'.repeat(40) }]))).body).toContain('not_found');
+  expect((await call('commitUncommittedAction', JSON.stringify([{ paths: ['Notes/no such note.md'] }]))).body).toContain('invalid_input');
+  // Past the body size limit (1 MB): refused before the action runs, and the server goes on serving.
+  const huge = await call('revertAction', JSON.stringify([{ ref: 'eaaaaaaaaaaaa', reason: 'x'.repeat(2 * 1024 * 1024) }]));
+  expect(huge.body).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  expect((await call('listChangelogAction', '[{}]')).body).toContain('"entries"');
+  expect(fullSnapshot(vault)).toEqual(before);
 });

@@ -54,7 +54,13 @@ describe('the commit index filters the changelog page needs', () => {
     vault = makeTempVault({ 'a.md': 'a\n' });
     const v = await vault.open();
     const note = await v.readNote('a.md');
-    const agent = await v.edit({ actor: 'agent:tester', op: 'update', path: 'a.md', reason: 'r', changes: [{ path: 'a.md', content: 'b\n', expectedHash: note.hash }] });
+    const agent = await v.edit({
+      actor: 'agent:tester',
+      op: 'update',
+      path: 'a.md',
+      reason: 'r',
+      changes: [{ path: 'a.md', content: 'b\n', expectedHash: note.hash }],
+    });
     const own = personCommit(vault, { 'b.md': 'mine\n' }, 'my own note', DAY0 + 10 * DAY);
     const lucid = await v.edit({ actor: v.person, op: 'create', path: 'c.md', reason: 'new', changes: [{ path: 'c.md', content: 'c\n', expectedHash: null }] });
     const initial = vault.git(['rev-list', '--max-parents=0', 'HEAD']).trim();
