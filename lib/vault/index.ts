@@ -35,3 +35,6 @@ export { hasConflictMarkers } from './inbox/parse';
 export { listInbox, countInbox } from './inbox/queue';
 export { showInboxItem } from './inbox/detail';
 export { acceptInboxItem, rejectInboxItem, EDITED_ACCEPT_MARKER, isEditedAccept } from './inbox/decide';
+export * from './history/revert-types';
+export { planRevert, revertEdit } from './history/revert';
+export { listUncommitted, commitUncommitted } from './history/uncommitted';

@@ -3,13 +3,14 @@ import { readLayout, systemPrefixes, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
 import { oneLine } from './git/changelog';
-import { CommitIndex, type CommitQuery, type CommitRecord } from './git/commit-index';
+import { CommitIndex, foldersOfType, type CommitQuery, type CommitRecord } from './git/commit-index';
 import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitRepo } from './git/repo';
 import type { GitRunner } from './git/runner';
 import { cryptoIds, systemClock, type Clock, type IdSource } from './ids';
 import type { LinkResolver, ParsedLink } from './notes/links';
 import type { Note, VaultFile } from './notes/note';
 import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
+import type { NoteType } from './notes/schema';
 import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
 import { syncSearchIndex } from './search/indexable';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
@@ -217,9 +218,13 @@ export class Vault {
     return this.commitIndex;
   }
 
-  /** The vault's history, newest first, from the commit index. */
-  async log(query: CommitQuery = {}): Promise<(CommitRecord & { seq: number })[]> {
-    return (await this.commits()).list(query);
+  /**
+   * The vault's history, newest first, from the commit index; `type` keeps the commits that touched
+   * a file in that type's folders of this vault's layout (it replaces `folders`).
+   */
+  async log(query: CommitQuery & { type?: NoteType } = {}): Promise<(CommitRecord & { seq: number })[]> {
+    const { type, ...rest } = query;
+    return (await this.commits()).list(type ? { ...rest, folders: foldersOfType(this.layout, type) } : rest);
   }
 
   /** A file's history, newest first, following renames. */

@@ -113,7 +113,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
       // every file was put back, so the edit is made again on the new HEAD (reading the files again).
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await editLocked(ctx, request, { changes, subjectPath, reason, trailers }, assertHeld);
+          return await (request.asOnDisk ? commitOnDiskLocked : editLocked)(ctx, request, { changes, subjectPath, reason, trailers }, assertHeld);
         } catch (error) {
           if (!(error instanceof HeadMovedError) || attempt >= HEAD_MOVED_RETRIES) throw error;
           // a short random pause, so a person committing in a loop does not meet every attempt
@@ -186,26 +186,62 @@ async function editLocked(
   return { editId, commit, hashes, savedPersonCommit, savedPersonPaths };
 }
 
+/**
+ * A person's own uncommitted version of files, committed as it is on disk (present or deleted) as
+ * their edit with its changelog line (`asOnDisk`): nothing is written but the changelog. Refuses
+ * another actor, a path whose bytes are HEAD's, and what looks like a secret.
+ */
+async function commitOnDiskLocked(
+  ctx: WriteContext,
+  request: EditRequest,
+  input: { changes: FileChange[]; subjectPath: string; reason: string; trailers: [string, string][] },
+  assertHeld: () => void,
+): Promise<EditResult> {
+  if (request.actor !== ctx.person) throw new VaultError('forbidden', `Only ${ctx.person} commits their own uncommitted work as it is on disk.`);
+  await assertWritableRepo(ctx.repo, ctx.fs);
+  const files: [string, Current | null][] = [];
+  for (const change of input.changes) {
+    const current = await readCurrent(ctx.fs, await resolveForWrite(ctx.fs, ctx.root, change.path));
+    checkExpectedHash(change, current);
+    files.push([change.path, current]);
+  }
+  const changelogAbs = await resolveForWrite(ctx.fs, ctx.root, ctx.layout.changelog);
+  const changelog = await readCurrent(ctx.fs, changelogAbs);
+  const { head, blobs } = await headState(ctx.repo, [...files.map(([path]) => path), ctx.layout.changelog]);
+  const dirty = await uncommittedPaths(ctx.repo, blobs, files);
+  const clean = files.map(([path]) => path).filter((path) => !dirty.includes(path));
+  if (clean.length > 0) {
+    throw new VaultError('invalid_input', `${clean.join(', ')} ${clean.length === 1 ? 'has' : 'have'} no uncommitted changes: nothing to commit there.`, { paths: clean });
+  }
+  await refuseUncommittedSecrets(ctx, head, files, dirty);
+  const { editId, commit } = await commitLocked(ctx, {
+    actor: request.actor,
+    op: request.op,
+    path: input.subjectPath,
+    reason: input.reason,
+    session: request.session,
+    writes: [],
+    alsoCommit: dirty,
+    trailers: input.trailers,
+    parent: head,
+    changelog: { abs: changelogAbs, current: changelog },
+    headBlobs: blobs,
+    assertHeld,
+  });
+  const hashes: Record<string, string | null> = {};
+  for (const [path, current] of files) {
+    hashes[path] = current ? hashBytes(current.bytes) : null;
+    ctx.afterWrite(path);
+  }
+  return { editId, commit, hashes, savedPersonCommit: null, savedPersonPaths: [] };
+}
+
 /** Reads one file under the lock (its only read), checks its hash, computes and validates its new text. */
 async function prepare(ctx: WriteContext, request: EditRequest, change: FileChange): Promise<Write> {
   const abs = await resolveForWrite(ctx.fs, ctx.root, change.path);
   const current = await readCurrent(ctx.fs, abs);
   if (!current && change.content !== null && !change.expectedHash) await assertCreatable(ctx.fs, ctx.root, ctx.layout, change.path);
-  if (change.expectedHash !== undefined) {
-    const currentHash = current ? hashBytes(current.bytes) : null;
-    if (change.expectedHash === null && currentHash !== null) {
-      throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
-    }
-    if (change.expectedHash !== null && currentHash !== change.expectedHash) {
-      throw new VaultError(
-        'conflict',
-        currentHash === null
-          ? `${change.path} was deleted since you read it.`
-          : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
-        { path: change.path, currentHash },
-      );
-    }
-  }
+  checkExpectedHash(change, current);
   const isMarkdown = change.path.toLowerCase().endsWith('.md');
   const isAgentNote = Boolean(current) && isMarkdown && !request.actor.startsWith('human:');
   const existing = current && (isAgentNote || typeof change.content === 'function') ? parseNoteBytes(change.path, current.bytes, current.mtimeMs) : null;
@@ -230,6 +266,25 @@ async function prepare(ctx: WriteContext, request: EditRequest, change: FileChan
     throw new VaultError('not_found', `No file ${change.path} to delete.`);
   }
   return { path: change.path, abs, bytes, mode: current?.mode, owner: current?.owner, before: current, note };
+}
+
+/** Refuses a change whose file no longer has the hash it was based on (`conflict`, naming both hashes). */
+function checkExpectedHash(change: FileChange, current: Current | null): void {
+  if (change.expectedHash !== undefined) {
+    const currentHash = current ? hashBytes(current.bytes) : null;
+    if (change.expectedHash === null && currentHash !== null) {
+      throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
+    }
+    if (change.expectedHash !== null && currentHash !== change.expectedHash) {
+      throw new VaultError(
+        'conflict',
+        currentHash === null
+          ? `${change.path} was deleted since you read it.`
+          : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
+        { path: change.path, currentHash },
+      );
+    }
+  }
 }
 
 /**
