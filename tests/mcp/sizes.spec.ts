@@ -27,6 +27,7 @@ const REPLY_BUDGETS: Record<string, number> = {
   search_notes: 1_400, // 1,093
   'read_note (first hit)': 2_800, // 2,202 (with headings, link titles and paging fields)
   'write_note (create)': 450, // 315
+  'edit_note (replace_section)': 450, // measured in issue 13
   record_decision: 500, // 395
   'propose_to_inbox (update)': 450, // 311
   'molt_skill (new skill)': 500, // 373
