@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { initVault, openVault } from '../../lib/vault/index';
+import { initVault, maskSecrets, openVault } from '../../lib/vault/index';
 import { commitAsOwner, copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
 import { connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
 
@@ -20,7 +20,6 @@ import { connectInMemory, ok, textOf, type McpPair } from '../support/mcp';
 const env = testGitEnv();
 /** Lucid's note types: an edit of such a note also sets `updated`, so the exact checks use notes of other types. */
 const LUCID_TYPES = new Set(['person', 'project', 'decision', 'session', 'skill', 'inbox', 'report', 'eval-run']);
-const HEADING = /^(#{1,6})[ \t]+\S/;
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -40,9 +39,16 @@ function bodyStart(text: string): number {
   return /^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/.exec(text)?.[0].length ?? 0;
 }
 
+/** A heading line as `## Text` (up to three spaces before, a closing run of `#` and extra spaces dropped), or null. */
+function headingKey(line: string): string | null {
+  const m = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line.replace(/\r$/, ''));
+  return m && m[2] !== '' && !m[2].endsWith('#') ? `${m[1]} ${m[2]}` : null;
+}
+
 /**
- * The section of `heading` in a note without code blocks, or the first section whose heading line
- * occurs once and which holds a line of text that occurs once; null when there is none.
+ * The section of `heading` in a note without code blocks, or the first section whose heading
+ * occurs once and which holds a line of text that occurs once (and looks like no secret); null
+ * when there is none.
  */
 function sectionOf(text: string, heading?: string): Section | null {
   const lines = text.split('\n');
@@ -53,14 +59,16 @@ function sectionOf(text: string, heading?: string): Section | null {
     at += line.length + 1;
   }
   const first = text.slice(0, bodyStart(text)).split('\n').length - 1;
-  const headings = lines.map((line, i) => ({ i, level: HEADING.exec(line)?.[1].length ?? 0 })).filter((h) => h.i >= first && h.level > 0);
+  const keys = lines.map((line, i) => (i >= first ? headingKey(line) : null));
+  const headings = keys.flatMap((key, i) => (key ? [{ i, key, level: key.indexOf(' ') }] : []));
   for (const [k, h] of headings.entries()) {
-    const line = lines[h.i].trim();
-    if (heading !== undefined ? line !== heading : line.endsWith('#') || lines.filter((l) => l.trim() === line).length !== 1) continue;
+    if (heading !== undefined ? h.key !== heading : keys.filter((key) => key === h.key).length !== 1) continue;
     const next = headings.slice(k + 1).find((n) => n.level <= h.level);
-    const unique = lines.slice(h.i + 1, next?.i).find((l) => l.trim() !== '' && !l.includes('\r') && text.split(l).length === 2);
+    const unique = lines
+      .slice(h.i + 1, next?.i)
+      .find((l) => l.trim() !== '' && !l.includes('\r') && text.split(l).length === 2 && maskSecrets(`${l} (checked)`).findings.length === 0);
     if (!next || unique === undefined) continue;
-    return { heading: line, lineStart: starts[h.i], lineEnd: starts[h.i + 1], sectionEnd: starts[next.i], unique };
+    return { heading: h.key, lineStart: starts[h.i], lineEnd: starts[h.i + 1], sectionEnd: starts[next.i], unique };
   }
   return null;
 }
@@ -105,7 +113,7 @@ describe.skipIf(!haveFixtures)('edit_note on init-ed copies of the real vaults',
 
       // The notes a person keeps that Lucid reads, not of Lucid's types, without code blocks, with a section to edit.
       const picked: { note: string; section: Section }[] = [];
-      for (const note of notesOf(root, [layout.inbox, layout.sessions, layout.skills, layout.changelog, 'changelog', 'AGENTS.md'])) {
+      for (const note of notesOf(root, [layout.inbox, layout.sessions, layout.skills, layout.changelog, layout.changelogArchive, layout.agents])) {
         const text = read(note);
         if (text.startsWith('\uFEFF') || text.includes('\r') || /^\s{0,3}(```|~~~)/m.test(text)) continue;
         const parsed = await vault.readNote(note);
@@ -181,7 +189,7 @@ describe.skipIf(!haveFixtures)('edit_note on init-ed copies of the real vaults',
       const withRepeat = `${read(note).replace(/\n*$/, '\n')}\n${heading}\n\nAgain.\n`;
       byPerson(note, withRepeat, 'the heading again');
       const lines = withRepeat.split('\n');
-      const repeats = lines.flatMap((l, i) => (l.trim() === heading ? [i + 1] : []));
+      const repeats = lines.flatMap((l, i) => (headingKey(l) === heading ? [i + 1] : []));
       expect(repeats).toHaveLength(2);
       expect(await refused({ path: note, operation: 'replace_section', heading, content: 'x' })).toContain(
         `has the heading "${heading}" twice, at lines ${repeats[0]} and ${repeats[1]}`,
