@@ -36,6 +36,7 @@ const FILES: Record<string, string> = {
   'notes/log.md': '# Log\n\n## Day\none\n\n## Day\ntwo\n',
   'notes/win.md': '\uFEFF---\r\ntags:\r\n  - ops\r\n---\r\n# Win\r\n\r\n## Steps\r\nOld step.\r\n\r\n## End\r\nbye\r\n',
   'notes/tail.md': '# Tail\n\nno final line break',
+  'notes/template.md': '---\ncreated: {{date}}\n---\n# Template\n\n## Body\ntext\n',
 };
 
 async function setup(files: Record<string, string> = FILES): Promise<{ tv: TempVault; mcp: McpPair; session: string }> {
@@ -162,15 +163,23 @@ describe('edit_note: refusals change nothing', () => {
 
   it('refuses a field the operation does not use, a missing field and a missing note', async () => {
     const { tv, mcp, session } = await setup();
-    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'find_replace', find: 'Intro', content: 'Outro' })).toBe(
-      'content is not used by find_replace (the new text of find_replace is replace); leave it out.',
+    // The SDK checks the input against the contract before Lucid runs and wraps the contract's sentence in its own prefix.
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'find_replace', find: 'Intro', replace: 'Outro', content: 'Outro' })).toMatch(
+      /^MCP error -32602: .*content is not used by find_replace \(the new text of find_replace is replace\); leave it out\. at content$/,
     );
-    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'replace_section', content: 'x' })).toBe(
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'replace_section', content: 'x' })).toContain(
       'heading is required for replace_section, e.g. "## Status".',
     );
-    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'rewrite', content: 'x' })).toMatch(/^operation must be find_replace, /);
-    expect(await refusedEdit(tv, mcp, session, { path: 'notes/none.md', operation: 'append', content: 'x' })).toContain('notes/none.md does not exist');
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'rewrite', content: 'x' })).toContain(
+      'operation must be find_replace, replace_section, insert_before_heading, insert_after_heading, prepend or append.',
+    );
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/none.md', operation: 'append', content: 'x' })).toBe(
+      'notes/none.md does not exist; edit_note changes a note that exists. Use write_note mode create to make it.',
+    );
     expect(await refusedEdit(tv, mcp, session, { path: 'inbox/x.md', operation: 'append', content: 'x' })).toContain('use propose_to_inbox');
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/template.md', operation: 'append', content: 'x' })).toContain(
+      'notes/template.md cannot be changed by an agent until a person fixes it',
+    );
   });
 });
 
