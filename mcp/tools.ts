@@ -247,7 +247,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Edit part of a note',
       description:
-        'Change one part of a note in one commit, every other byte kept: find_replace (literal, with the expected count), replace_section, insert before or after a heading, prepend, append. Use it for small changes instead of rewriting the note. A stale expected_hash sends your edit to the inbox.',
+        'Change part of a note in one commit, every other byte kept: find_replace (literal, expected count), replace_section, insert before or after a heading, prepend, append. Prefer it to rewriting a note. A stale expected_hash sends your edit to the inbox.',
       inputSchema: editNoteInputSchema,
       outputSchema: editNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -439,18 +439,18 @@ export const editNoteInputSchema = z
     session: sessionField,
     path: requiredText(1024).describe('The note\'s path, e.g. "projects/atlas.md".'),
     operation: editOperationSchema.describe(
-      'find_replace, replace_section (the text under a heading), insert_before_heading, insert_after_heading, prepend (after the front matter) or append.',
+      'replace_section: the text under heading; prepend: after the front matter.',
     ),
-    find: noteContent.optional().describe('find_replace: the exact text to find (matched literally, case and spaces included).'),
-    replace: noteContent.optional().describe('find_replace: the text that replaces it; empty deletes it.'),
-    expected_replacements: countUpTo(10_000).optional().describe('find_replace: how many times find occurs (default 1); any other count changes nothing.'),
-    heading: optionalText(500).describe('The heading line with its level, e.g. "## Status"; it must occur once. A section runs to the next heading of its level or higher.'),
+    find: noteContent.optional().describe('find_replace: the exact text to find, matched literally.'),
+    replace: noteContent.optional().describe('find_replace: its replacement; empty deletes it.'),
+    expected_replacements: countUpTo(10_000).optional().describe('find_replace: how often find occurs (default 1); another count changes nothing.'),
+    heading: optionalText(500).describe('The heading line with its level, e.g. "## Status" (once in the note); its section runs to the next heading of its level or higher.'),
     content: noteContent.optional().describe('The text to insert, or the section\'s new text without its heading line.'),
     expected_hash: z
       .string({ error: notText })
       .regex(/^[0-9a-f]{64}$/, { error: 'expected_hash must be the 64-character sha256 read_note returned.' })
       .optional()
-      .describe('The hash read_note returned; if the note changed since, your edit goes to the inbox.'),
+      .describe('The hash read_note returned; if the note changed since, the edit goes to the inbox.'),
     reason: reasonField,
   })
   .superRefine((input, ctx) => {
