@@ -5,7 +5,6 @@ import {
   abandonSessions,
   editNote,
   editNoteInputSchema,
-  editNoteResultSchema,
   endSession,
   endSessionInputSchema,
   endSessionResultSchema,
@@ -249,7 +248,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
       description:
         'Change part of a note in one commit, every other byte kept: find_replace (literal, expected count), replace_section, insert before or after a heading, prepend, append. Prefer it to rewriting a note. A stale expected_hash sends your edit to the inbox.',
       inputSchema: editNoteInputSchema,
-      outputSchema: editNoteResultSchema,
+      outputSchema: writeNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     tool('edit_note', async (args) => {
@@ -263,7 +262,8 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     'propose_to_inbox',
     {
       title: 'Propose a change to the inbox',
-      description: 'Send a change you are not sure of to the inbox, for a person to accept, edit or reject. Deleting a note goes through here too (action delete).',
+      description:
+        'Send a change you are not sure of to the inbox, for a person to accept, edit or reject. Deleting a note goes through here too (action delete).',
       inputSchema: proposeInputSchema,
       outputSchema: proposeResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -106,7 +106,10 @@ describe.skipIf(!haveFixtures)('edit_note on init-ed copies of the real vaults',
       const mcp: McpPair = await connectInMemory(vault);
       cleanups.unshift(() => vault.close());
       const read = (note: string) => readFileSync(path.join(root, note), 'utf8');
-      const changelogCount = () => read(layout.changelog).split('\n').filter((l) => /^- .* \^e[a-z2-7]{12}$/.test(l)).length;
+      const changelogCount = () =>
+        read(layout.changelog)
+          .split('\n')
+          .filter((l) => /^- .* \^e[a-z2-7]{12}$/.test(l)).length;
       const byPerson = (note: string, text: string, message: string) => {
         writeFileSync(path.join(root, note), text);
         git('commit', '-qam', message);
@@ -178,7 +181,12 @@ describe.skipIf(!haveFixtures)('edit_note on init-ed copies of the real vaults',
       const tail = step.before.slice(now.sectionEnd);
       expect(step.after.slice(0, now.lineEnd)).toBe(step.before.slice(0, now.lineEnd));
       expect(step.after.endsWith(tail)).toBe(true);
-      expect(step.after.slice(now.lineEnd, step.after.length - tail.length).replace('The whole section, rewritten.\n', '').trim()).toBe('');
+      expect(
+        step.after
+          .slice(now.lineEnd, step.after.length - tail.length)
+          .replace('The whole section, rewritten.\n', '')
+          .trim(),
+      ).toBe('');
 
       step = await editOnce('edit_note', { path: note, operation: 'prepend', content: 'Prepended.' });
       const start = bodyStart(step.before);

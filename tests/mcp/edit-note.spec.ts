@@ -48,7 +48,12 @@ async function setup(files: Record<string, string> = FILES): Promise<{ tv: TempV
 type Written = { status: string; hash: string; edit_id: string; message: string };
 
 /** One edit_note call that must make exactly one commit (the note and the changelog) and one changelog line. */
-async function editOnce(tv: TempVault, mcp: McpPair, session: string, args: Record<string, unknown>): Promise<{ before: string; after: string; result: Written }> {
+async function editOnce(
+  tv: TempVault,
+  mcp: McpPair,
+  session: string,
+  args: Record<string, unknown>,
+): Promise<{ before: string; after: string; result: Written }> {
   const note = args.path as string;
   const before = tv.read(note);
   const head = tv.head();
@@ -121,7 +126,9 @@ describe('edit_note: each operation changes only its target lines', () => {
     const { before, after } = await editOnce(tv, mcp, session, { path: 'projects/atlas.md', operation: 'append', content: 'Runs on Postgres.' });
     const updated = fieldOf(after, 'updated');
     expect(updated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(after).toBe(`${before.replace('repo: https://github.com/example-team/atlas\n', `repo: https://github.com/example-team/atlas\nupdated: ${updated}\n`)}\nRuns on Postgres.\n`);
+    expect(after).toBe(
+      `${before.replace('repo: https://github.com/example-team/atlas\n', `repo: https://github.com/example-team/atlas\nupdated: ${updated}\n`)}\nRuns on Postgres.\n`,
+    );
   });
 
   it("keeps a CRLF note's line endings and byte-order mark, and a missing final line break", async () => {
@@ -164,9 +171,9 @@ describe('edit_note: refusals change nothing', () => {
   it('refuses a field the operation does not use, a missing field and a missing note', async () => {
     const { tv, mcp, session } = await setup();
     // The SDK checks the input against the contract before Lucid runs and wraps the contract's sentence in its own prefix.
-    expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'find_replace', find: 'Intro', replace: 'Outro', content: 'Outro' })).toMatch(
-      /^MCP error -32602: .*content is not used by find_replace \(the new text of find_replace is replace\); leave it out\. at content$/,
-    );
+    expect(
+      await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'find_replace', find: 'Intro', replace: 'Outro', content: 'Outro' }),
+    ).toMatch(/^MCP error -32602: .*content is not used by find_replace \(the new text of find_replace is replace\); leave it out\. at content$/);
     expect(await refusedEdit(tv, mcp, session, { path: 'notes/plan.md', operation: 'replace_section', content: 'x' })).toContain(
       'heading is required for replace_section, e.g. "## Status".',
     );
@@ -188,7 +195,16 @@ describe('edit_note: under the lock, stale hashes and secrets', () => {
     const { tv, mcp, session } = await setup();
     tv.write('notes/plan.md', PLAN.replace('Intro line.', 'Intro line, typed in Obsidian.'));
     const head = tv.head();
-    const result = ok<Written>(await mcp.call('edit_note', { session, path: 'notes/plan.md', operation: 'find_replace', find: 'Owner: Ana.', replace: 'Owner: Grace.', reason: 'owner' }));
+    const result = ok<Written>(
+      await mcp.call('edit_note', {
+        session,
+        path: 'notes/plan.md',
+        operation: 'find_replace',
+        find: 'Owner: Ana.',
+        replace: 'Owner: Grace.',
+        reason: 'owner',
+      }),
+    );
     expect(result.message).toMatch(/notes\/plan\.md had changes (human:)?Test Person saved and had not committed/);
     expect(tv.git(['rev-parse', 'HEAD~2']).trim()).toBe(head);
     expect(tv.git(['log', '-2', '--format=%an']).trim().split('\n')).toEqual(['agent:claude-code', 'Test Person']);
@@ -243,7 +259,13 @@ describe('write_note: create on an existing path, and notes that are not Lucidâ€
   it('create on a path that exists is an error naming the note and its hash; nothing goes to the inbox', async () => {
     const { tv, mcp, session } = await setup();
     const before = state(tv);
-    const result = await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'create', content: '# Handbook\n\nNew.\n', reason: 'new handbook' });
+    const result = await mcp.call('write_note', {
+      session,
+      path: 'notes/handbook.md',
+      mode: 'create',
+      content: '# Handbook\n\nNew.\n',
+      reason: 'new handbook',
+    });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     const hash = sha256(tv.readBytes('notes/handbook.md'));
@@ -262,7 +284,16 @@ describe('write_note: create on an existing path, and notes that are not Lucidâ€
     ok(await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'set_fields', fields: { tags: ['team'] }, reason: 'tag' }));
     expect(tv.read('notes/handbook.md')).toBe(`---\ntags:\n  - team\n---\n\n${handbook}\nDeploy on Tuesdays.\n`);
     const { hash } = ok<{ hash: string }>(await mcp.call('read_note', { path: 'notes/handbook.md' }));
-    ok(await mcp.call('write_note', { session, path: 'notes/handbook.md', mode: 'replace', content: '# Handbook\n\nShort.\n', expected_hash: hash, reason: 'short' }));
+    ok(
+      await mcp.call('write_note', {
+        session,
+        path: 'notes/handbook.md',
+        mode: 'replace',
+        content: '# Handbook\n\nShort.\n',
+        expected_hash: hash,
+        reason: 'short',
+      }),
+    );
     expect(tv.read('notes/handbook.md')).toBe('# Handbook\n\nShort.\n');
     ok(await mcp.call('write_note', { session, path: 'notes/new.md', mode: 'create', content: '# New\n', reason: 'new' }));
     expect(tv.read('notes/new.md')).toBe('# New\n');
@@ -281,7 +312,20 @@ describe('lucid edit', () => {
         timeout: 60_000,
       });
     const head = tv.head();
-    const done = run(['edit', 'notes/plan.md', '--session', session, '--operation', 'find_replace', '--find', 'Owner: Ana.\n', '--replace', '', '--reason', 'no owner']);
+    const done = run([
+      'edit',
+      'notes/plan.md',
+      '--session',
+      session,
+      '--operation',
+      'find_replace',
+      '--find',
+      'Owner: Ana.\n',
+      '--replace',
+      '',
+      '--reason',
+      'no owner',
+    ]);
     expect(done.stderr).toBe('');
     expect(done.status).toBe(0);
     expect(done.stdout).toMatch(/^Replaced the one occurrence of find in notes\/plan\.md/);
@@ -289,7 +333,20 @@ describe('lucid edit', () => {
     expect(tv.git(['rev-parse', 'HEAD~1']).trim()).toBe(head);
     expect(filesOf(tv)).toEqual(['changelog.md', 'notes/plan.md']);
 
-    const twice = run(['edit', 'notes/log.md', '--session', session, '--operation', 'replace_section', '--heading', '## Day', '--content', 'x', '--reason', 'x']);
+    const twice = run([
+      'edit',
+      'notes/log.md',
+      '--session',
+      session,
+      '--operation',
+      'replace_section',
+      '--heading',
+      '## Day',
+      '--content',
+      'x',
+      '--reason',
+      'x',
+    ]);
     expect(twice.status).toBe(1);
     expect(twice.stderr).toContain('has the heading "## Day" twice, at lines 3 and 6');
     const usage = run(['edit', 'notes/log.md', '--session', session, '--operation', 'find_replace', '--find', 'one', '--reason', 'x']);

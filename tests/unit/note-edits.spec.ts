@@ -229,7 +229,11 @@ describe("edit_note's input", () => {
   });
 
   it('refuses a missing field, and a field the operation does not use, naming it', () => {
-    expect(problem({ operation: 'find_replace', replace: 'b' })).toEqual({ code: 'invalid_input', message: 'find is required for find_replace.', field: 'find' });
+    expect(problem({ operation: 'find_replace', replace: 'b' })).toEqual({
+      code: 'invalid_input',
+      message: 'find is required for find_replace.',
+      field: 'find',
+    });
     expect(problem({ operation: 'find_replace', find: 'a' })).toMatchObject({ field: 'replace' });
     expect(problem({ operation: 'prepend', content: ' ' })).toEqual({ code: 'invalid_input', message: 'content is required for prepend.', field: 'content' });
     expect(problem({ operation: 'insert_before_heading', content: 'x' })).toMatchObject({ field: 'heading' });

@@ -438,14 +438,14 @@ export const editNoteInputSchema = z
   .object({
     session: sessionField,
     path: requiredText(1024).describe('The note\'s path, e.g. "projects/atlas.md".'),
-    operation: editOperationSchema.describe(
-      'replace_section: the text under heading; prepend: after the front matter.',
-    ),
+    operation: editOperationSchema.describe('replace_section: the text under heading; prepend: after the front matter.'),
     find: noteContent.optional().describe('find_replace: the exact text to find, matched literally.'),
     replace: noteContent.optional().describe('find_replace: its replacement; empty deletes it.'),
     expected_replacements: countUpTo(10_000).optional().describe('find_replace: how often find occurs (default 1); another count changes nothing.'),
-    heading: optionalText(500).describe('The heading line with its level, e.g. "## Status" (once in the note); its section runs to the next heading of its level or higher.'),
-    content: noteContent.optional().describe('The text to insert, or the section\'s new text without its heading line.'),
+    heading: optionalText(500).describe(
+      'The heading line with its level, e.g. "## Status" (once in the note); its section runs to the next heading of its level or higher.',
+    ),
+    content: noteContent.optional().describe("The text to insert, or the section's new text without its heading line."),
     expected_hash: z
       .string({ error: notText })
       .regex(/^[0-9a-f]{64}$/, { error: 'expected_hash must be the 64-character sha256 read_note returned.' })
@@ -463,7 +463,8 @@ export const editNoteInputSchema = z
     }
     if (input.operation === 'find_replace') {
       if (input.find === undefined || input.find === '') ctx.addIssue({ code: 'custom', path: ['find'], message: 'find is required for find_replace.' });
-      if (input.replace === undefined) ctx.addIssue({ code: 'custom', path: ['replace'], message: 'replace is required for find_replace (empty deletes the text).' });
+      if (input.replace === undefined)
+        ctx.addIssue({ code: 'custom', path: ['replace'], message: 'replace is required for find_replace (empty deletes the text).' });
       return;
     }
     if (uses.includes('heading') && (input.heading === undefined || input.heading.trim() === '')) {
@@ -475,9 +476,10 @@ export const editNoteInputSchema = z
 /** What `edit_note` takes. */
 export type EditNoteInput = z.input<typeof editNoteInputSchema>;
 
-/** What `edit_note` returns: write_note's result (`hash` is the note's new sha256, or its current one on a conflict). */
-export const editNoteResultSchema = writeNoteResultSchema;
-/** What `edit_note` returns. */
+/**
+ * What `edit_note` returns: write_note's result, {@link writeNoteResultSchema} (`hash` is the
+ * note's new sha256, or its current one on a conflict).
+ */
 export type EditNoteResult = WriteNoteResult;
 
 // ---------------------------------------------------------------------------------------------

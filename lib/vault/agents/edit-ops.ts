@@ -91,7 +91,8 @@ export async function editNote(vault: Vault, given: EditNoteInput): Promise<Edit
     heading: input.heading,
     content: input.content,
   };
-  const missing = () => new VaultError('not_found', `${path} does not exist; edit_note changes a note that exists. Use write_note mode create to make it.`, { field: 'path' });
+  const missing = () =>
+    new VaultError('not_found', `${path} does not exist; edit_note changes a note that exists. Use write_note mode create to make it.`, { field: 'path' });
 
   const maskedContent = maskSecrets(edit.content ?? '');
   const maskedReplace = maskSecrets(edit.replace ?? '');
@@ -100,11 +101,22 @@ export async function editNote(vault: Vault, given: EditNoteInput): Promise<Edit
     const current = await readIfExists(vault, path);
     if (!current) throw missing();
     assertAgentWritable(current);
-    const masked = { ...edit, ...(edit.content !== undefined ? { content: maskedContent.text } : {}), ...(edit.replace !== undefined ? { replace: maskedReplace.text } : {}) };
+    const masked = {
+      ...edit,
+      ...(edit.content !== undefined ? { content: maskedContent.text } : {}),
+      ...(edit.replace !== undefined ? { replace: maskedReplace.text } : {}),
+    };
     return proposeSecret(
       vault,
       session,
-      { target: path, action: 'update', content: composeFile(vault, path, { text: current.text ?? '', bom: current.bom }, masked).text, reason, current, secrets },
+      {
+        target: path,
+        action: 'update',
+        content: composeFile(vault, path, { text: current.text ?? '', bom: current.bom }, masked).text,
+        reason,
+        current,
+        secrets,
+      },
       `your ${maskedContent.findings.length > 0 ? 'content' : 'replace'} held what looks like ${describeSecrets(secrets)}`,
     );
   }
@@ -178,7 +190,15 @@ async function staleEdit(
       failure ??= error;
       continue;
     }
-    return fileConflict(vault, session, { path, current, expectedHash, reason: input.reason, action: 'update', proposed, basedOn: base === onCurrent ? null : basedOn });
+    return fileConflict(vault, session, {
+      path,
+      current,
+      expectedHash,
+      reason: input.reason,
+      action: 'update',
+      proposed,
+      basedOn: base === onCurrent ? null : basedOn,
+    });
   }
   throw new VaultError(
     'conflict',

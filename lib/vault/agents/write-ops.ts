@@ -64,7 +64,12 @@ function appendToText(text: string, section: string): string {
  * the note is one of Lucid's types once `fields` are applied; none on any other note, which
  * never gets a field it did not ask for.
  */
-function stampsFor(now: Date, data: FrontmatterData, fields: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function stampsFor(
+  now: Date,
+  data: FrontmatterData,
+  fields: Record<string, unknown> | undefined,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const type = fields && Object.hasOwn(fields, 'type') ? fields.type : data.type;
   return isLucidType(type) ? { ...extra, updated: formatDate(now) } : {};
 }
@@ -199,14 +204,16 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
         refused,
         propose: (now) => ({
           action: mode === 'append' ? 'append' : now ? 'update' : 'create',
-          content: mode === 'append' || !now ? (content ?? '') : composeWrite(vault, mode === 'create' ? 'replace' : mode, now.text ?? '', content, fields).text,
+          content:
+            mode === 'append' || !now ? (content ?? '') : composeWrite(vault, mode === 'create' ? 'replace' : mode, now.text ?? '', content, fields).text,
         }),
       });
     }
     if (!isVaultError(error, 'conflict')) throw error;
     const now = await readIfExists(vault, path);
     // A create that lost a race: the note another writer made is the agent's to read, not a person's to merge.
-    if (mode === 'create') throw now ? alreadyExists(now) : new VaultError('conflict', `${path} was made and deleted while you wrote it; nothing was written. Try again.`);
+    if (mode === 'create')
+      throw now ? alreadyExists(now) : new VaultError('conflict', `${path} was made and deleted while you wrote it; nothing was written. Try again.`);
     if (!now) throw new VaultError('conflict', `${path} was deleted while you wrote it; nothing was written.`);
     return conflictToInbox(vault, session, { path, mode, current: now, content, fields, expectedHash: input.expected_hash ?? current?.hash, reason });
   }

@@ -80,7 +80,12 @@ export async function fileConflict(
 }
 
 /** Files an agent's write that held a secret (masked) as an inbox proposal; `why` says what was found, for the reply. */
-export async function proposeSecret(vault: Vault, session: OpenSession, proposal: Parameters<typeof fileSecretProposal>[2], why: string): Promise<WriteNoteResult> {
+export async function proposeSecret(
+  vault: Vault,
+  session: OpenSession,
+  proposal: Parameters<typeof fileSecretProposal>[2],
+  why: string,
+): Promise<WriteNoteResult> {
   const { path: inboxPath, result } = await fileSecretProposal(vault, session, proposal);
   return {
     status: 'possible_secret',

@@ -218,7 +218,11 @@ export function applyNoteEdit(path: string, text: string, edit: NoteEdit): NoteE
     if (edit.heading === undefined) throw new VaultError('invalid_input', `heading is required for ${edit.operation}, e.g. "## Status".`, { field: 'heading' });
     return findHeading(path, parts.body, firstLine, edit.heading);
   };
-  const inBody = (edited: { body: string; start: number }) => ({ text: `${text.slice(0, bodyStart)}${edited.body}`, start: bodyStart + edited.start, replacements: 1 });
+  const inBody = (edited: { body: string; start: number }) => ({
+    text: `${text.slice(0, bodyStart)}${edited.body}`,
+    start: bodyStart + edited.start,
+    replacements: 1,
+  });
   const apply = (): { text: string; start: number; replacements: number } => {
     switch (edit.operation) {
       case 'find_replace':
