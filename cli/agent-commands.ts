@@ -26,13 +26,13 @@ import {
 import { PACKAGE_ROOT } from './serve';
 import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
-const vaultOption = { vault: { type: 'string' as const, short: 'v' } };
-const jsonOption = { json: { type: 'boolean' as const } };
-const sessionOption = { session: { type: 'string' as const, short: 's' } };
-const reasonOption = { reason: { type: 'string' as const, short: 'r' } };
-const contentOptions = { content: { type: 'string' as const, short: 'c' }, file: { type: 'string' as const, short: 'f' } };
+export const vaultOption = { vault: { type: 'string' as const, short: 'v' } };
+export const jsonOption = { json: { type: 'boolean' as const } };
+export const sessionOption = { session: { type: 'string' as const, short: 's' } };
+export const reasonOption = { reason: { type: 'string' as const, short: 'r' } };
+export const contentOptions = { content: { type: 'string' as const, short: 'c' }, file: { type: 'string' as const, short: 'f' } };
 
 /** The clients `lucid mcp --print-config` knows. */
 const MCP_CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode'] as const;
@@ -73,17 +73,22 @@ const FLAG_OF: Record<string, string> = {
   rationale: '--rationale',
   replaces: '--replaces',
   trigger: '--trigger',
+  operation: '--operation',
+  find: '--find',
+  replace: '--replace',
+  expected_replacements: '--expected-replacements',
+  heading: '--heading',
 };
 
 /** Checks a verb's arguments against the agent contract before the vault is opened. */
-function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
+export function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const problem = inputProblem(parsed.error);
   throw new InputError(problem.message, problem.field);
 }
 
-function optional(values: Values, name: string): string | undefined {
+export function optional(values: Values, name: string): string | undefined {
   const value = values[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -127,7 +132,7 @@ function strictUtf8(bytes: Buffer, source: string): string {
 }
 
 /** `--content TEXT`, or `--file PATH` (`-` reads stdin); undefined when neither is given. */
-async function content(io: Io, values: Values): Promise<string | undefined> {
+export async function content(io: Io, values: Values): Promise<string | undefined> {
   const given = optional(values, 'content');
   const file = optional(values, 'file');
   if (given !== undefined && file !== undefined) throw new UsageError('give --content or --file, not both');
@@ -220,7 +225,7 @@ export const cliInputs = {
 };
 
 /** Prints a write's result; a write routed to the inbox (conflict, secret) exits 1 with its message. */
-function finish(io: Io, values: Values, result: { status: string; message: string }): number {
+export function finish(io: Io, values: Values, result: { status: string; message: string }): number {
   const ok = result.status === 'written' || result.status === 'proposed';
   if (values.json) printJson(io, result);
   else if (ok) io.out(result.message);

@@ -121,7 +121,7 @@ export function toolParts(tool: Tool): { name: string; total: number; descriptio
 
 /**
  * Runs the memory protocol once, as an agent would on `vault`: start, search, read the first hit,
- * write a project note, record a decision, propose a change, molt a skill, end; then a person edits
+ * write a project note, edit a section of it, record a decision, propose a change, molt a skill, end; then a person edits
  * the agent's note and the agent starts again (that reply reports the correction). Then the
  * replies a model reads when things go wrong: a stale write (a conflict, with its result) and a
  * read of a missing note (an error sentence).
@@ -155,6 +155,15 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
       reason: 'a project note for the webhook work',
     }),
   );
+  await call('edit_note', 'edit_note (replace_section)', {
+    session,
+    path: project,
+    operation: 'replace_section',
+    heading: '## Open questions',
+    content: '- Should the timeout stay at 10 seconds?\n- Who rotates the signing secret?\n- Do merchants want a retry header?\n',
+    expected_hash: written.hash,
+    reason: 'one more open question',
+  });
   await call('record_decision', 'record_decision', {
     session,
     project: 'Webhook delivery',
