@@ -30,3 +30,4 @@ export * from './agents/inbox-ops';
 export * from './agents/write-ops';
 export * from './agents/decision-ops';
 export * from './agents/skill-ops';
+export * from './agents/move-ops';
