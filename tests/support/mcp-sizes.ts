@@ -155,13 +155,15 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
       reason: 'a project note for the webhook work',
     }),
   );
-  const decided = must<{ path: string }>(await call('record_decision', 'record_decision', {
-    session,
-    project: 'Webhook delivery',
-    title: 'Poll the retry queue every 5 seconds',
-    decision: 'The retry worker polls the queue every 5 seconds instead of 30.',
-    rationale: 'A 30-second poll made retries late and the webhook test flaky; 5 seconds costs one cheap query.',
-  }));
+  const decided = must<{ path: string }>(
+    await call('record_decision', 'record_decision', {
+      session,
+      project: 'Webhook delivery',
+      title: 'Poll the retry queue every 5 seconds',
+      decision: 'The retry worker polls the queue every 5 seconds instead of 30.',
+      rationale: 'A 30-second poll made retries late and the webhook test flaky; 5 seconds costs one cheap query.',
+    }),
+  );
   await call('propose_to_inbox', 'propose_to_inbox (update)', {
     session,
     target: read.path,

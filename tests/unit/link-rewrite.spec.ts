@@ -70,7 +70,8 @@ describe('relativeLinkPath', () => {
 
 describe('rewriteFrontmatterLinks', () => {
   it('changes only the link characters, in their quoting', () => {
-    const text = '---\nowner: "[[people/ana]]" # the owner\npeople:\n  - "[[ana]]"\n  - \'[[people/ana|Ana]]\'\n# [[ana]] in a comment\nstatus: draft\n---\nBody\n';
+    const text =
+      '---\nowner: "[[people/ana]]" # the owner\npeople:\n  - "[[ana]]"\n  - \'[[people/ana|Ana]]\'\n# [[ana]] in a comment\nstatus: draft\n---\nBody\n';
     const parsed = parseFrontmatter(text) as Extract<ReturnType<typeof parseFrontmatter>, { ok: true }>;
     const out = rewriteFrontmatterLinks(
       text,
@@ -81,7 +82,7 @@ describe('rewriteFrontmatterLinks', () => {
       ]),
     );
     expect(out).toBe(
-      '---\nowner: "[[team/Ana O\'Brien]]" # the owner\npeople:\n  - "[[Ana O\'Brien]]"\n  - \'[[team/Ana O\'\'Brien|Ana]]\'\n# [[ana]] in a comment\nstatus: draft\n---\nBody\n',
+      "---\nowner: \"[[team/Ana O'Brien]]\" # the owner\npeople:\n  - \"[[Ana O'Brien]]\"\n  - '[[team/Ana O''Brien|Ana]]'\n# [[ana]] in a comment\nstatus: draft\n---\nBody\n",
     );
   });
 
@@ -117,7 +118,11 @@ describe('planMove', () => {
   ].join('\n');
 
   it('rewrites every form of link to the moved note, in its own style, and nothing in code', () => {
-    const plan = move({ 'people/ana.md': ANA, 'notes/links.md': LINKS, 'notes/waiting.md': 'Waiting for [[Ana Lopez]].\n' }, 'people/ana.md', 'team/Ana Lopez.md');
+    const plan = move(
+      { 'people/ana.md': ANA, 'notes/links.md': LINKS, 'notes/waiting.md': 'Waiting for [[Ana Lopez]].\n' },
+      'people/ana.md',
+      'team/Ana Lopez.md',
+    );
     expect(plan.blocked).toEqual([]);
     expect(plan.texts.get('people/ana.md')).toBe(ANA);
     expect(plan.texts.get('notes/links.md')).toBe(
@@ -172,19 +177,20 @@ describe('planMove', () => {
     expect(plan.texts.get('notes/b.md')).toBe('See [[projects/atlas]] and [[archive/atlas]].\n');
     expect(plan.texts.get('c.md')).toBe('[[archive/atlas]] and [[archive/atlas|the x]] and [md](archive/atlas.md)\n');
     // From archive/, `sibling` would reach a/sibling.md (the shortest path); the picture still resolves; the self link is in the same folder.
-    expect(plan.texts.get('notes/x.md')).toBe(
-      'Sibling: [[notes/sibling]], [sib](../notes/sibling.md). Picture: ![p](../assets/p.png). Self: [[atlas#Top]].\n',
-    );
-    expect(plan.changes.filter((c) => c.captured)).toEqual([
-      { path: 'notes/b.md', line: 1, before: '[[atlas]]', after: '[[projects/atlas]]', captured: true },
-    ]);
+    expect(plan.texts.get('notes/x.md')).toBe('Sibling: [[notes/sibling]], [sib](../notes/sibling.md). Picture: ![p](../assets/p.png). Self: [[atlas#Top]].\n');
+    expect(plan.changes.filter((c) => c.captured)).toEqual([{ path: 'notes/b.md', line: 1, before: '[[atlas]]', after: '[[projects/atlas]]', captured: true }]);
   });
 
-  it('keeps the bare name when it is unique after the move, or in the linking note\'s folder', () => {
+  it("keeps the bare name when it is unique after the move, or in the linking note's folder", () => {
     const plan = move({ 'notes/x.md': '# X\n', 'notes/b.md': '[[x]]\n', 'c.md': '[[x]]\n', 'projects/y.md': '[[x|X]]\n' }, 'notes/x.md', 'projects/renamed.md');
     expect(plan.texts.get('notes/b.md')).toBe('[[renamed]]\n');
     expect(plan.texts.get('c.md')).toBe('[[renamed]]\n');
     expect(plan.texts.get('projects/y.md')).toBe('[[renamed|X]]\n');
+  });
+
+  it('finds the right copy of a link on a line that also holds it in code or as an embed', () => {
+    const plan = move({ 'x.md': '# X\n', 'n.md': 'Real [[x]] and code `[[x]]` and ![[x]], [[x]].\n' }, 'x.md', 'y/z.md');
+    expect(plan.texts.get('n.md')).toBe('Real [[z]] and code `[[x]]` and ![[z]], [[z]].\n');
   });
 
   it('keeps CRLF line breaks and every byte outside the links', () => {

@@ -111,7 +111,11 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
       );
     }
     if (isVaultError(error, 'conflict')) {
-      throw new VaultError('conflict', `${error.message} Nothing was moved; call move_note again to plan the move on the notes as they are now.`, error.details);
+      throw new VaultError(
+        'conflict',
+        `${error.message} Nothing was moved; call move_note again to plan the move on the notes as they are now.`,
+        error.details,
+      );
     }
     throw error;
   }
@@ -131,7 +135,9 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
     rewritten: [...counts].map(([path, n]) => ({ path: path === from ? to : path, links: n })),
     message:
       `Moved ${from} to ${to} (edit ${result.editId}, commit ${result.commit.slice(0, 7)})` +
-      (links > 0 ? `, rewriting ${links} link${links === 1 ? '' : 's'} in ${counts.size} note${counts.size === 1 ? '' : 's'}` : ', no other note needed a change') +
+      (links > 0
+        ? `, rewriting ${links} link${links === 1 ? '' : 's'} in ${counts.size} note${counts.size === 1 ? '' : 's'}`
+        : ', no other note needed a change') +
       (captured > 0 ? ` (${captured} of them led to other notes the new name would have taken over, and still do)` : '') +
       '.' +
       (filled > 0 ? ` ${filled} link${filled === 1 ? '' : 's'} that led nowhere now reach${filled === 1 ? 'es' : ''} a note (as in Obsidian).` : '') +
@@ -156,10 +162,15 @@ function fold(path: string): string {
 function assertMovable(vault: Vault, session: OpenSession, path: string, field: 'from' | 'to'): void {
   const folder = folderOf(vault, path);
   const tool = folder === 'inbox' ? 'propose_to_inbox and a person' : folder === 'sessions' ? 'end_session' : 'molt_skill';
-  if (folder) throw new VaultError('forbidden', `${path} is in ${vault.layout[folder]}/, which only ${tool} writes: move_note neither moves notes there nor out of it.`, { field });
+  if (folder)
+    throw new VaultError('forbidden', `${path} is in ${vault.layout[folder]}/, which only ${tool} writes: move_note neither moves notes there nor out of it.`, {
+      field,
+    });
   const layout = vault.layout;
   if (isUnderFolded(path, layout.changelogArchive)) {
-    throw new VaultError('forbidden', `${path} is in ${layout.changelogArchive}/, where Lucid keeps the changelog's earlier months; choose another place.`, { field });
+    throw new VaultError('forbidden', `${path} is in ${layout.changelogArchive}/, where Lucid keeps the changelog's earlier months; choose another place.`, {
+      field,
+    });
   }
   try {
     assertProtectedPath(layout, session.actor, 'update', path);
@@ -211,9 +222,7 @@ function unwritable(vault: Vault, session: OpenSession, note: Note | undefined):
 function blockedError(from: string, to: string, blocked: readonly MoveBlock[]): VaultError {
   const shown = blocked.slice(0, 8).map((b) => `${b.path}: ${b.why}.`);
   const more = blocked.length > shown.length ? ` And ${blocked.length - shown.length} more.` : '';
-  return new VaultError(
-    blocked[0].code,
-    `Nothing was moved: moving ${from} to ${to} would break links the move cannot rewrite. ${shown.join(' ')}${more}`,
-    { paths: [...new Set(blocked.map((b) => b.path))] },
-  );
+  return new VaultError(blocked[0].code, `Nothing was moved: moving ${from} to ${to} would break links the move cannot rewrite. ${shown.join(' ')}${more}`, {
+    paths: [...new Set(blocked.map((b) => b.path))],
+  });
 }

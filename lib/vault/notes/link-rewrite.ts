@@ -74,9 +74,7 @@ function encodeLinkPath(path: string, written: string): string {
   const rawUnicode = /[^\u0000-\u007f]/.test(written);
   let out = '';
   for (const char of path) {
-    const keep = encoded
-      ? /[A-Za-z0-9\-._~!$&'*+,;=:@/]/.test(char) || (rawUnicode && char > '\u007f')
-      : !/[\s%()<>\\#?]/.test(char);
+    const keep = encoded ? /[A-Za-z0-9\-._~!$&'*+,;=:@/]/.test(char) || (rawUnicode && char > '\u007f') : !/[\s%()<>\\#?]/.test(char);
     out += keep ? char : percentEncode(char);
   }
   return out;
@@ -130,7 +128,8 @@ export function rewriteFrontmatterLinks(text: string, parsed: ParsedFrontmatter 
     if (typeof value === 'string') next = rewriteLinksIn(value, decisions);
     else if (Array.isArray(value)) next = value.map((item) => (typeof item === 'string' ? rewriteLinksIn(item, decisions) : item));
     Object.defineProperty(expected, key, { value: next, enumerable: true, writable: true, configurable: true });
-    if (JSON.stringify(next) !== JSON.stringify(value)) Object.defineProperty(changed, key, { value: next, enumerable: true, writable: true, configurable: true });
+    if (JSON.stringify(next) !== JSON.stringify(value))
+      Object.defineProperty(changed, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   if (Object.keys(changed).length === 0) return text;
   const bom = text.startsWith('\uFEFF') ? 1 : 0;

@@ -134,24 +134,39 @@ function planNote(ctx: Context, note: PlanNote, plan: MovePlan): void {
   const unreachable = (raw: string, want: string) =>
     block(`${raw} must still lead to ${want}, and no link written from ${target} can (its path holds a character links cannot carry, such as # | [ ])`);
 
-  const edits: TextEdit[] = [];
-  for (const located of locateBodyLinks(parts.body)) {
-    const { link } = located;
+  // Front-matter links come first in note.links, then the body's in the order they are written.
+  const firstBody = note.links.findIndex((link) => link.kind !== 'frontmatter');
+  const frontCount = firstBody < 0 ? note.links.length : firstBody;
+  const bodyLinks = note.links.slice(frontCount);
+  const wanted = new Map<number, { value: string | null; was: string }>();
+  bodyLinks.forEach((link, i) => {
     const decided = decide(link.kind, link.target);
-    if (!decided) continue;
+    if (decided) wanted.set(i, decided);
+  });
+  const replaced = new Map<number, string>();
+  const edits: TextEdit[] = [];
+  const spans = wanted.size > 0 ? locate(parts.body, bodyLinks, wanted) : new Map<number, Span>();
+  if (spans === null) block('its links are not where Lucid read them (it changed meanwhile?); try the move again');
+  for (const [i, decided] of spans ? wanted : []) {
+    const link = bodyLinks[i];
+    const span = spans?.get(i) as Span;
     if (decided.value === null) {
       unreachable(link.raw, moved(ctx, decided.was));
       continue;
     }
-    const raw = link.kind === 'markdown' ? rewriteMarkdownLink(link.raw, located.url ?? '', decided.value) : rewriteWikilink(link.raw, decided.value);
+    const raw = link.kind === 'markdown' ? rewriteMarkdownLink(link.raw, span.url ?? '', decided.value) : rewriteWikilink(link.raw, decided.value);
     if (raw === null) {
-      block(`${link.raw} (line ${link.line}) is written in a way Lucid cannot rewrite in place (an escaped character in its destination); change it to a plain link first`);
+      block(
+        `${link.raw} (line ${link.line}) is written in a way Lucid cannot rewrite in place (an escaped character in its destination); change it to a plain link first`,
+      );
       continue;
     }
-    edits.push({ start: parts.bodyStart + located.start, end: parts.bodyStart + located.end, text: raw });
+    edits.push({ start: parts.bodyStart + span.start, end: parts.bodyStart + span.end, text: raw });
+    replaced.set(frontCount + i, raw);
     changes.push({ path: target, line: link.line, before: link.raw, after: raw, captured: decided.was !== ctx.from && source !== ctx.from });
   }
   let next = applyEdits(text, edits);
+  let frontChanged = false;
 
   if (parts.hasFrontmatter) {
     const decisions = new Map<string, { value: string | null; was: string }>();
@@ -171,10 +186,17 @@ function planNote(ctx: Context, note: PlanNote, plan: MovePlan): void {
           }
           decisions.set(match.target, decided);
         }
-        changes.push({ path: target, line: 0, before: raw, after: rewriteWikilink(raw, decided.value as string), captured: decided.was !== ctx.from && source !== ctx.from });
+        changes.push({
+          path: target,
+          line: 0,
+          before: raw,
+          after: rewriteWikilink(raw, decided.value as string),
+          captured: decided.was !== ctx.from && source !== ctx.from,
+        });
       }
     }
     if (decisions.size > 0 && parsed.ok) {
+      frontChanged = true;
       const targets = new Map([...decisions].map(([written, decided]) => [written, decided.value as string]));
       const rewritten = rewriteFrontmatterLinks(next, parsed, targets);
       if (rewritten === null) block('its front matter could not be rewritten without changing other values; change its links by hand first');
@@ -184,31 +206,53 @@ function planNote(ctx: Context, note: PlanNote, plan: MovePlan): void {
 
   if (note.problem && (changes.length > 0 || plan.blocked.length > blocksBefore)) {
     plan.blocked.splice(blocksBefore);
-    block(`it links to a note the move changes, but its front matter cannot be parsed (${note.problemMessage ?? note.problem}); a person must fix it first`, 'invalid_frontmatter');
+    block(
+      `it links to a note the move changes, but its front matter cannot be parsed (${note.problemMessage ?? note.problem}); a person must fix it first`,
+      'invalid_frontmatter',
+    );
     return;
   }
   if (plan.blocked.length > blocksBefore) return;
   if (next !== text || source === ctx.from) plan.texts.set(source, next);
   plan.changes.push(...changes);
-  verifyNote(ctx, note, next, plan);
+  verifyNote(ctx, note, { text: next, frontChanged, replaced, frontCount }, plan);
 }
 
-/** Resolves every link of the note again as it will be after the move, and compares with before. */
-function verifyNote(ctx: Context, note: PlanNote, next: string, plan: MovePlan): void {
+/**
+ * Resolves every link of the note again as it will be after the move, and compares with before:
+ * the links as read, with each rewritten one parsed again from its new text (and the front
+ * matter's parsed again when it changed), so no body is parsed twice.
+ */
+function verifyNote(
+  ctx: Context,
+  note: PlanNote,
+  next: { text: string; frontChanged: boolean; replaced: ReadonlyMap<number, string>; frontCount: number },
+  plan: MovePlan,
+): void {
   const source = note.path;
   const target = moved(ctx, source);
-  let after: readonly ParsedLink[] = note.links;
-  if (next !== note.text) {
-    const parsed = parseFrontmatter(next);
+  const fail = (why: string, code: MoveBlock['code'] = 'invalid_input') => plan.blocked.push({ path: source, code, why });
+  const after: ParsedLink[] = [...note.links];
+  if (next.frontChanged) {
+    const parsed = parseFrontmatter(next.text);
     if (!parsed.ok) {
-      plan.blocked.push({ path: source, code: 'invalid_frontmatter', why: `rewriting its links would leave front matter Lucid cannot read (${parsed.error})` });
+      fail(`rewriting its links would leave front matter Lucid cannot read (${parsed.error})`, 'invalid_frontmatter');
       return;
     }
-    after = parseLinks(parsed.parts.body, parsed.data);
+    const front = parseLinks('', parsed.data);
+    if (front.length !== next.frontCount) {
+      fail(`rewriting its links would change how many front-matter links it has (${next.frontCount} → ${front.length})`);
+      return;
+    }
+    after.splice(0, front.length, ...front);
   }
-  if (after.length !== note.links.length) {
-    plan.blocked.push({ path: source, code: 'invalid_input', why: `rewriting its links would change how many links it has (${note.links.length} → ${after.length})` });
-    return;
+  for (const [index, raw] of next.replaced) {
+    const [link, ...more] = parseLinks(raw);
+    if (!link || more.length > 0 || link.kind !== note.links[index].kind) {
+      fail(`${note.links[index].raw} would not stay one link once rewritten as ${raw}`);
+      return;
+    }
+    after[index] = { ...link, line: note.links[index].line };
   }
   for (let i = 0; i < after.length; i += 1) {
     const was = note.links[i];
@@ -228,6 +272,53 @@ function verifyNote(ctx: Context, note: PlanNote, next: string, plan: MovePlan):
       });
     }
   }
+}
+
+/** Where a body link is written: `body.slice(start, end)`, and a markdown link's destination as written. */
+interface Span {
+  start: number;
+  end: number;
+  url?: string;
+}
+
+/**
+ * Where the `wanted` links of `links` (a note's body links, in order) are written in `body`. Wikilinks
+ * are found on their line by their text, when that line holds exactly as many copies of it as it
+ * has links written so (none in code, an embed or an escape); otherwise, and for markdown links,
+ * the body is parsed once. Null when the parse does not find the same links.
+ */
+function locate(body: string, links: readonly ParsedLink[], wanted: ReadonlyMap<number, unknown>): Map<number, Span> | null {
+  if ([...wanted.keys()].every((i) => links[i].kind === 'wikilink')) {
+    const found = locateOnLines(body, links, wanted);
+    if (found) return found;
+  }
+  const located = locateBodyLinks(body);
+  if (located.length !== links.length || located.some((l, i) => l.link.raw !== links[i].raw)) return null;
+  return new Map([...wanted.keys()].map((i) => [i, { start: located[i].start, end: located[i].end, url: located[i].url }]));
+}
+
+function locateOnLines(body: string, links: readonly ParsedLink[], wanted: ReadonlyMap<number, unknown>): Map<number, Span> | null {
+  const starts = [0];
+  for (let at = body.indexOf('\n'); at >= 0; at = body.indexOf('\n', at + 1)) starts.push(at + 1);
+  const same = new Map<string, number[]>();
+  links.forEach((link, i) => {
+    const key = `${link.line}\u0000${link.raw}`;
+    same.set(key, [...(same.get(key) ?? []), i]);
+  });
+  const out = new Map<number, Span>();
+  for (const i of wanted.keys()) {
+    const { line, raw } = links[i];
+    const members = same.get(`${line}\u0000${raw}`) ?? [];
+    const lineStart = starts[line - 1];
+    if (lineStart === undefined) return null;
+    const lineText = body.slice(lineStart, line < starts.length ? starts[line] - 1 : body.length);
+    const found: number[] = [];
+    for (let at = lineText.indexOf(raw); at >= 0; at = lineText.indexOf(raw, at + raw.length)) found.push(at);
+    if (found.length !== members.length) return null;
+    const at = found[members.indexOf(i)];
+    out.set(i, { start: lineStart + at, end: lineStart + at + raw.length });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,4 +425,3 @@ function countNames(files: readonly string[]): Map<string, number> {
   }
   return counts;
 }
-
