@@ -8,6 +8,8 @@ import {
   listOpenSessions,
   moltSkill,
   moltSkillInputSchema,
+  moveNote,
+  moveNoteInputSchema,
   proposeInputSchema,
   proposeToInbox,
   recordDecision,
@@ -222,6 +224,8 @@ export const cliInputs = {
       trigger: optional(values, 'trigger'),
       reason: optional(values, 'reason'),
     }),
+  move: (values: Values, from: string, to: string) =>
+    check(moveNoteInputSchema, { session: optional(values, 'session'), from, to, reason: optional(values, 'reason') }),
 };
 
 /** Prints a write's result; a write routed to the inbox (conflict, secret) exits 1 with its message. */
@@ -433,6 +437,29 @@ export const agentCommands = {
       try {
         const result = await moltSkill(vault, input);
         return finish(io, values, result);
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  move: {
+    summary: 'Move or rename a note, rewriting every link to it, in one commit',
+    usage:
+      'lucid move FROM TO --session ID --reason TEXT [--vault DIR] [--json]\n\n' +
+      '  What move_note does: the note goes to TO (which must not exist) and every link in the vault that\n' +
+      '  reached it, or that its new name would take over, is rewritten to lead where it did. Refused,\n' +
+      '  with nothing changed, when a linking note cannot be parsed or rewritten (each is named).',
+    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption },
+    async run(io: Io, values: Values, positionals: string[]) {
+      if (positionals.length !== 2)
+        throw new UsageError('move needs the note and its new path, e.g. lucid move notes/atlas.md projects/atlas.md --session … --reason "…"');
+      const input = cliInputs.move(values, positionals[0], positionals[1]);
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const result = await moveNote(vault, input);
+        if (values.json) printJson(io, result);
+        else io.out(result.message);
+        return 0;
       } finally {
         vault.close();
       }

@@ -13,6 +13,9 @@ import {
   moltSkill,
   moltSkillInputSchema,
   moltSkillResultSchema,
+  moveNote,
+  moveNoteInputSchema,
+  moveNoteResultSchema,
   proposeInputSchema,
   proposeResultSchema,
   proposeToInbox,
@@ -321,6 +324,23 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
       const result = await endSession(vault, args);
       owned.delete(result.session);
       working.delete(result.session);
+      return reply({ ...result });
+    }),
+  );
+
+  register(
+    'move_note',
+    {
+      title: 'Move or rename a note',
+      description:
+        'Move or rename a note in one commit, rewriting every link that reached it (wikilinks, embeds, markdown and front-matter links) so each link in the vault still leads where it did. Refused, nothing changed, if to exists or a linking note cannot be rewritten. To delete a note, propose_to_inbox with action delete.',
+      inputSchema: moveNoteInputSchema,
+      outputSchema: moveNoteResultSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    tool('move_note', async (args) => {
+      use(args.session);
+      const result = await moveNote(vault, args);
       return reply({ ...result });
     }),
   );

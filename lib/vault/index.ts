@@ -39,3 +39,4 @@ export * from './history/revert-types';
 export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
+export * from './agents/move-ops';

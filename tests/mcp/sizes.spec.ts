@@ -33,6 +33,7 @@ const REPLY_BUDGETS: Record<string, number> = {
   'propose_to_inbox (update)': 450, // 311
   'molt_skill (new skill)': 500, // 373
   end_session: 900, // 699
+  move_note: 620, // 490
   "start_session (after a person's edit)": 3_200, // 2,544
   'write_note (conflict)': 900, // 704
   'read_note (missing: an error)': 300, // 47

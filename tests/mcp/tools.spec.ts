@@ -21,7 +21,18 @@ import { isolatedGitEnv, makeTempVault, sha256, snapshot, type TempVault } from 
 
 const SESSION_ID = /^\d{8}-\d{6}-claude-code-[a-z2-7]{4}$/;
 const EDIT_ID = /^e[a-z2-7]{12}$/;
-const TOOLS = ['edit_note', 'end_session', 'molt_skill', 'propose_to_inbox', 'read_note', 'record_decision', 'search_notes', 'start_session', 'write_note'];
+const TOOLS = [
+  'edit_note',
+  'end_session',
+  'molt_skill',
+  'move_note',
+  'propose_to_inbox',
+  'read_note',
+  'record_decision',
+  'search_notes',
+  'start_session',
+  'write_note',
+];
 const GITHUB_TOKEN = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
 const PRIVATE_KEY = `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA PRIVATE KEY-----`;
 

@@ -164,13 +164,15 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
     expected_hash: written.hash,
     reason: 'one more open question',
   });
-  await call('record_decision', 'record_decision', {
-    session,
-    project: 'Webhook delivery',
-    title: 'Poll the retry queue every 5 seconds',
-    decision: 'The retry worker polls the queue every 5 seconds instead of 30.',
-    rationale: 'A 30-second poll made retries late and the webhook test flaky; 5 seconds costs one cheap query.',
-  });
+  const decided = must<{ path: string }>(
+    await call('record_decision', 'record_decision', {
+      session,
+      project: 'Webhook delivery',
+      title: 'Poll the retry queue every 5 seconds',
+      decision: 'The retry worker polls the queue every 5 seconds instead of 30.',
+      rationale: 'A 30-second poll made retries late and the webhook test flaky; 5 seconds costs one cheap query.',
+    }),
+  );
   await call('propose_to_inbox', 'propose_to_inbox (update)', {
     session,
     target: read.path,
@@ -185,6 +187,12 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
     trigger: 'a webhook test fails or a delivery is retried',
     content: '1. Start the stub merchant.\n2. Make it answer 500 once.\n3. Check the retry arrives within the backoff.\n',
     reason: 'how to test retries',
+  });
+  await call('move_note', 'move_note', {
+    session,
+    from: decided.path,
+    to: `${vault.layout.decisions}/webhook-retry-poll-interval.md`,
+    reason: 'a name that says what was decided',
   });
   await call('end_session', 'end_session', {
     session,

@@ -645,6 +645,32 @@ export const endSessionResultSchema = z.object({
 export type EndSessionResult = z.infer<typeof endSessionResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// move_note
+
+/** What `move_note` takes. */
+export const moveNoteInputSchema = z.object({
+  session: sessionField,
+  from: requiredText(1024).describe('The note to move, e.g. "notes/atlas.md".'),
+  to: requiredText(1024).describe('Its new path, ending in .md, e.g. "projects/atlas.md"; must not exist.'),
+  reason: reasonField,
+});
+/** What `move_note` takes. */
+export type MoveNoteInput = z.input<typeof moveNoteInputSchema>;
+
+/** What `move_note` returns: the commit, the moved note's hash, and the notes whose links were rewritten (with how many). */
+export const moveNoteResultSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  edit_id: z.string(),
+  commit: z.string(),
+  hash: z.string().nullable(),
+  rewritten: z.array(z.object({ path: z.string(), links: z.number() })),
+  message: z.string(),
+});
+/** What `move_note` returns. */
+export type MoveNoteResult = z.infer<typeof moveNoteResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // Checking an input
 
 /** Why an input was refused: the sentence, the top-level field, and the error code it maps to. */
