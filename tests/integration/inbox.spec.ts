@@ -408,7 +408,7 @@ describe('the queue', () => {
       const n = String(i).padStart(5, '0');
       tv.write(
         `inbox/2026-11-14-${n}-item.md`,
-        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n````markdown\nline ${n}\n````\n`,
+        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n\`\`\`\`markdown\nline ${n}\n\`\`\`\`\n`,
       );
     }
     let started = performance.now();
