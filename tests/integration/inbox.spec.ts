@@ -351,7 +351,7 @@ describe('reject', () => {
     const trailers = expectOneDecision(tv, before, 'reject', [item.path]);
     expect(trailers['Lucid-Session']).toBe(session);
     expect(result).toEqual({ editId: trailers['Lucid-Edit'], commit: tv.head() });
-    expect(tv.git(['log', '-1', '--format=%s'])).toBe('reject notes/b.md');
+    expect(tv.git(['log', '-1', '--format=%s']).trim()).toBe('reject notes/b.md');
     expect(changelogLines(tv)[0]).toContain('reject [[notes/b]] · agents never page anyone');
     expect(tv.read('notes/b.md')).toBe('# B\n');
     await acceptInboxItem(vault, { id: accepted.id });
