@@ -174,7 +174,10 @@ describe('accept', () => {
 
   it('an item with a problem is listed and can be rejected, never accepted', async () => {
     const { tv, vault } = await setup();
-    tv.write('inbox/broken.md', '---\ntype: inbox\nproposed_by: agent:x\naction: update\ntarget: notes/a.md\nreason: r\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nNo block.\n');
+    tv.write(
+      'inbox/broken.md',
+      '---\ntype: inbox\nproposed_by: agent:x\naction: update\ntarget: notes/a.md\nreason: r\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nNo block.\n',
+    );
     const [listed] = await listInbox(vault);
     expect(listed).toMatchObject({ id: 'broken', problem: expect.stringMatching(/no fenced block/) });
     const before = snapshot(tv.root);
@@ -382,8 +385,12 @@ describe('the queue', () => {
     const first = await propose(vault, session, { target: 'notes/new.md', action: 'create', content: '# New\n' });
     const second = await propose(vault, session, { target: 'notes/a.md', action: 'append', content: 'x\n' });
     const other = await startSession(vault, { agent: 'other-bot', task: 'more' });
-    const third = (await proposeToInbox(vault, { session: other.session, target: 'notes/keys.md', action: 'create', content: `${GHP}\n`, reason: 'r' })).inbox_path;
-    tv.write('inbox/0000-early.md', '---\ntype: inbox\nproposed_by: human:Someone\naction: delete\ntarget: notes/c.md\nreason: old\ncreated: 2026-01-01T00:00:00+00:00\n---\n\nOld.\n');
+    const third = (await proposeToInbox(vault, { session: other.session, target: 'notes/keys.md', action: 'create', content: `${GHP}\n`, reason: 'r' }))
+      .inbox_path;
+    tv.write(
+      'inbox/0000-early.md',
+      '---\ntype: inbox\nproposed_by: human:Someone\naction: delete\ntarget: notes/c.md\nreason: old\ncreated: 2026-01-01T00:00:00+00:00\n---\n\nOld.\n',
+    );
     expect((await listInbox(vault)).map((i) => i.path)).toEqual(['inbox/0000-early.md', first.path, second.path, third]);
     expect((await listInbox(vault, { agent: 'other-bot' })).map((i) => i.path)).toEqual([third]);
     expect((await listInbox(vault, { agent: 'agent:test-agent' })).map((i) => i.id)).toEqual([first.id, second.id]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LAYOUT } from '../../lib/vault/config';
-import { EDITED_ACCEPT_MARKER, isEditedAccept } from '../../lib/vault/inbox/decide';
-import { fencedBlocks, hasConflictMarkers, parseInboxNote, parseProposalBlock } from '../../lib/vault/inbox/parse';
+import { fencedBlocks, parseInboxNote, parseProposalBlock } from '../../lib/vault/inbox/parse';
+import { EDITED_ACCEPT_MARKER, hasConflictMarkers, isEditedAccept } from '../../lib/vault/index';
 import { inboxNoteText } from '../../lib/vault/notes/note-formats';
 
 /** The inbox note reader on literal strings: fences of every length and kind, CRLF, missing and broken blocks. */
@@ -125,7 +125,12 @@ describe('parseInboxNote', () => {
 
   it('reads a CRLF note', () => {
     const text = `${FRONT}\nWhy.\n\n\`\`\`\`markdown\n# A\n\`\`\`\`\n`.replace(/\n/g, '\r\n');
-    expect(parseInboxNote('inbox/c.md', text, DEFAULT_LAYOUT)).toMatchObject({ proposedBy: 'agent:claude-code', action: 'update', proposal: '# A\r\n', problem: null });
+    expect(parseInboxNote('inbox/c.md', text, DEFAULT_LAYOUT)).toMatchObject({
+      proposedBy: 'agent:claude-code',
+      action: 'update',
+      proposal: '# A\r\n',
+      problem: null,
+    });
   });
 
   it('lists what keeps an item from being applied as its problem, never throwing', () => {
@@ -152,7 +157,12 @@ describe('parseInboxNote', () => {
     const text = FRONT.replace('[[sessions/20261130-140112-claude-code-k3tq]]', '[[notes/elsewhere]]')
       .replace('confidence: 0.7', 'confidence: 7')
       .replace('base_blob: 0123456789abcdef0123456789abcdef01234567', 'base_blob: nope');
-    expect(parseInboxNote('inbox/s.md', `${text}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, DEFAULT_LAYOUT)).toMatchObject({ session: null, confidence: null, baseBlob: null, problem: null });
+    expect(parseInboxNote('inbox/s.md', `${text}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, DEFAULT_LAYOUT)).toMatchObject({
+      session: null,
+      confidence: null,
+      baseBlob: null,
+      problem: null,
+    });
   });
 });
 
