@@ -435,8 +435,9 @@ describe('the queue', () => {
     expect(await countInbox(vault)).toBe(many + 4);
     const countMs = performance.now() - started;
     console.info(`inbox of ${many + 4}: listed in ${firstMs.toFixed(0)} ms, again in ${againMs.toFixed(0)} ms, counted in ${countMs.toFixed(0)} ms`);
-    expect(firstMs).toBeLessThan(15_000);
-    expect(againMs).toBeLessThan(firstMs);
+    // The first listing parses every item (timed above, not bounded: it depends on the machine's load);
+    // the next ones, as the dashboard's every refresh, read only the folder and what changed.
+    expect(againMs).toBeLessThan(firstMs / 5);
     expect(againMs).toBeLessThan(2_000);
     expect(countMs).toBeLessThan(500);
     await rejectInboxItem(vault, { id: 'binary' });
