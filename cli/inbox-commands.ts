@@ -119,7 +119,8 @@ async function withVault<T>(io: Io, values: Values, work: (vault: Vault) => Prom
 }
 
 function oneId(verb: string, positionals: string[]): string {
-  if (positionals.length !== 1) throw new UsageError(`inbox ${verb} needs one item id, e.g. lucid inbox ${verb} 2026-11-30-140211-handbook (lucid inbox list shows them)`);
+  if (positionals.length !== 1)
+    throw new UsageError(`inbox ${verb} needs one item id, e.g. lucid inbox ${verb} 2026-11-30-140211-handbook (lucid inbox list shows them)`);
   return positionals[0].replace(/\.md$/i, '').split('/').pop() as string;
 }
 
@@ -174,10 +175,16 @@ export const inboxCommands = {
       const text = file === undefined ? undefined : await textFile(io, file);
       const hash = optional(values, 'target-hash');
       const result = await withVault(io, values, (vault) =>
-        acceptInboxItem(vault, { id, text, reason: optional(values, 'reason'), ...(hash === undefined ? {} : { expectedTargetHash: hash === 'none' ? null : hash }) }),
+        acceptInboxItem(vault, {
+          id,
+          text,
+          reason: optional(values, 'reason'),
+          ...(hash === undefined ? {} : { expectedTargetHash: hash === 'none' ? null : hash }),
+        }),
       );
       if (values.json) printJson(io, result);
-      else io.out(`Accepted ${id}${result.edited ? ' with your text' : ''} into ${result.target} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).`);
+      else
+        io.out(`Accepted ${id}${result.edited ? ' with your text' : ''} into ${result.target} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).`);
       return 0;
     },
   },

@@ -174,7 +174,10 @@ describe('accept', () => {
 
   it('an item with a problem is listed and can be rejected, never accepted', async () => {
     const { tv, vault } = await setup();
-    tv.write('inbox/broken.md', '---\ntype: inbox\nproposed_by: agent:x\naction: update\ntarget: notes/a.md\nreason: r\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nNo block.\n');
+    tv.write(
+      'inbox/broken.md',
+      '---\ntype: inbox\nproposed_by: agent:x\naction: update\ntarget: notes/a.md\nreason: r\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nNo block.\n',
+    );
     const [listed] = await listInbox(vault);
     expect(listed).toMatchObject({ id: 'broken', problem: expect.stringMatching(/no fenced block/) });
     const before = snapshot(tv.root);
@@ -351,7 +354,7 @@ describe('reject', () => {
     const trailers = expectOneDecision(tv, before, 'reject', [item.path]);
     expect(trailers['Lucid-Session']).toBe(session);
     expect(result).toEqual({ editId: trailers['Lucid-Edit'], commit: tv.head() });
-    expect(tv.git(['log', '-1', '--format=%s'])).toBe('reject notes/b.md');
+    expect(tv.git(['log', '-1', '--format=%s']).trim()).toBe('reject notes/b.md');
     expect(changelogLines(tv)[0]).toContain('reject [[notes/b]] · agents never page anyone');
     expect(tv.read('notes/b.md')).toBe('# B\n');
     await acceptInboxItem(vault, { id: accepted.id });
@@ -382,8 +385,12 @@ describe('the queue', () => {
     const first = await propose(vault, session, { target: 'notes/new.md', action: 'create', content: '# New\n' });
     const second = await propose(vault, session, { target: 'notes/a.md', action: 'append', content: 'x\n' });
     const other = await startSession(vault, { agent: 'other-bot', task: 'more' });
-    const third = (await proposeToInbox(vault, { session: other.session, target: 'notes/keys.md', action: 'create', content: `${GHP}\n`, reason: 'r' })).inbox_path;
-    tv.write('inbox/0000-early.md', '---\ntype: inbox\nproposed_by: human:Someone\naction: delete\ntarget: notes/c.md\nreason: old\ncreated: 2026-01-01T00:00:00+00:00\n---\n\nOld.\n');
+    const third = (await proposeToInbox(vault, { session: other.session, target: 'notes/keys.md', action: 'create', content: `${GHP}\n`, reason: 'r' }))
+      .inbox_path;
+    tv.write(
+      'inbox/0000-early.md',
+      '---\ntype: inbox\nproposed_by: human:Someone\naction: delete\ntarget: notes/c.md\nreason: old\ncreated: 2026-01-01T00:00:00+00:00\n---\n\nOld.\n',
+    );
     expect((await listInbox(vault)).map((i) => i.path)).toEqual(['inbox/0000-early.md', first.path, second.path, third]);
     expect((await listInbox(vault, { agent: 'other-bot' })).map((i) => i.path)).toEqual([third]);
     expect((await listInbox(vault, { agent: 'agent:test-agent' })).map((i) => i.id)).toEqual([first.id, second.id]);
@@ -408,7 +415,7 @@ describe('the queue', () => {
       const n = String(i).padStart(5, '0');
       tv.write(
         `inbox/2026-11-14-${n}-item.md`,
-        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n````markdown\nline ${n}\n````\n`,
+        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n\`\`\`\`markdown\nline ${n}\n\`\`\`\`\n`,
       );
     }
     let started = performance.now();
@@ -428,8 +435,9 @@ describe('the queue', () => {
     expect(await countInbox(vault)).toBe(many + 4);
     const countMs = performance.now() - started;
     console.info(`inbox of ${many + 4}: listed in ${firstMs.toFixed(0)} ms, again in ${againMs.toFixed(0)} ms, counted in ${countMs.toFixed(0)} ms`);
-    expect(firstMs).toBeLessThan(15_000);
-    expect(againMs).toBeLessThan(firstMs);
+    // The first listing parses every item (timed above, not bounded: it depends on the machine's load);
+    // the next ones, as the dashboard's every refresh, read only the folder and what changed.
+    expect(againMs).toBeLessThan(firstMs / 5);
     expect(againMs).toBeLessThan(2_000);
     expect(countMs).toBeLessThan(500);
     await rejectInboxItem(vault, { id: 'binary' });

@@ -32,7 +32,8 @@ function deciderOf(vault: Vault, person: unknown): string {
 
 function checkAcceptInput(input: AcceptInput): void {
   if (!input || typeof input.id !== 'string') throw new VaultError('invalid_input', 'Give the id of the inbox item to accept.', { field: 'id' });
-  if (input.text !== undefined && typeof input.text !== 'string') throw new VaultError('invalid_input', 'text must be the note text to apply.', { field: 'text' });
+  if (input.text !== undefined && typeof input.text !== 'string')
+    throw new VaultError('invalid_input', 'text must be the note text to apply.', { field: 'text' });
   const expected = input.expectedTargetHash;
   if (expected !== undefined && expected !== null && (typeof expected !== 'string' || !SHA256.test(expected))) {
     throw new VaultError('invalid_input', 'expectedTargetHash must be the sha256 the item showed as currentHash (64 hex digits), or null.', {
@@ -83,7 +84,9 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
   const { item, hash } = await findItem(vault, input.id);
   if (item.problem) throw new VaultError('invalid_input', item.problem, { path: item.path });
   if (input.text !== undefined && item.action === 'delete') {
-    throw new VaultError('invalid_input', `${item.id} proposes to delete ${item.target}: there is no text to edit. Accept it as it is, or reject it.`, { field: 'text' });
+    throw new VaultError('invalid_input', `${item.id} proposes to delete ${item.target}: there is no text to edit. Accept it as it is, or reject it.`, {
+      field: 'text',
+    });
   }
   if (input.text !== undefined && hasConflictMarkers(input.text)) {
     throw new VaultError(

@@ -94,13 +94,15 @@ export async function showInboxItem(vault: Vault, id: string): Promise<InboxItem
   const base = item.baseBlob ? await blobText(vault, item.baseBlob) : null;
   const targetChanged = !item.problem && targetChangedSince(item, now);
   const result = plainResult(item, current);
-  const diff = item.action === 'delete' && !item.problem ? unifiedDiff(item.target, current ?? '', '') : unifiedDiff(item.target, current ?? '', result ?? current ?? '');
+  const diff =
+    item.action === 'delete' && !item.problem ? unifiedDiff(item.target, current ?? '', '') : unifiedDiff(item.target, current ?? '', result ?? current ?? '');
   let merge: InboxItemDetail['merge'] = null;
   if (targetChanged && item.action !== 'delete' && item.proposal !== null && current !== null) {
     const from = base ?? '';
     const agentSide = item.action === 'append' ? appendToText(from, item.proposal) : item.proposal;
     // An append adds a section at the end of whatever the note is now (the append op cannot conflict).
-    const merged = item.action === 'append' ? { text: appendToText(current, item.proposal), conflicts: 0 } : await threeWayMerge(vault, from, current, agentSide);
+    const merged =
+      item.action === 'append' ? { text: appendToText(current, item.proposal), conflicts: 0 } : await threeWayMerge(vault, from, current, agentSide);
     merge = { ...merged, personDiff: unifiedDiff(item.target, from, current), agentDiff: unifiedDiff(item.target, from, agentSide) };
   }
   return { ...item, current, currentHash: now.hash, base, targetChanged, result, diff, merge };

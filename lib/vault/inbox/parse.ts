@@ -96,7 +96,11 @@ export function parseProposalBlock(body: string): ParsedProposal {
   const block = blocks.find((b) => PROPOSAL_INFO.has(b.info.split(/\s+/)[0].toLowerCase())) ?? blocks[0];
   if (!block) {
     if (unclosed !== null) {
-      return { explanation: body.slice(0, unclosed).trim(), proposal: null, problem: 'its proposal block is never closed (a fence line opens it and none ends it), so it may be cut short' };
+      return {
+        explanation: body.slice(0, unclosed).trim(),
+        proposal: null,
+        problem: 'its proposal block is never closed (a fence line opens it and none ends it), so it may be cut short',
+      };
     }
     return { explanation: body.trim(), proposal: null, problem: 'it holds no fenced block with the proposed content' };
   }
