@@ -5,6 +5,7 @@ import type { CommitRecord } from '../git/commit-index';
 import { runGit, vaultPathOf } from '../git/repo';
 import { hashBytes } from '../notes/frontmatter';
 import { assertCreatable } from '../notes/protected';
+import { inspectLock } from '../write/lock';
 import type { Vault } from '../vault';
 import type { FileChange } from '../write/edit-types';
 import { reverseCommit, type Reversal, type Target } from './reverse';
@@ -54,15 +55,19 @@ async function findCommit(vault: Vault, ref: unknown): Promise<CommitRecord & { 
   const sha = ref.toLowerCase();
   const record = index.bySha(sha);
   if (!record || record.sha !== sha) {
-    throw new VaultError('not_found', `No commit ${sha} in this vault's history (a commit on another branch, or one that changed nothing in the vault, cannot be reverted here).`, {
-      field: 'ref',
-    });
+    throw new VaultError(
+      'not_found',
+      `No commit ${sha} in this vault's history (a commit on another branch, or one that changed nothing in the vault, cannot be reverted here).`,
+      {
+        field: 'ref',
+      },
+    );
   }
   return record;
 }
 
 /** The reverted commit in words: `agent:x's update of a.md (e…)` or `commit abc1234 by Ada ("subject")`. */
-function describe(record: CommitRecord): string {
+function describeCommit(record: CommitRecord): string {
   if (record.actor) return `${record.actor}'s ${record.op ?? 'edit'} of ${subjectPath(record) ?? record.subject}${record.editId ? ` (${record.editId})` : ''}`;
   return `commit ${record.sha.slice(0, 7)} by ${oneLine(record.author, 80)} ("${oneLine(record.subject, 80)}")`;
 }
@@ -129,7 +134,11 @@ async function patchOf(vault: Vault, targets: readonly Target[]): Promise<string
       }
     }
     await runGit(vault.repo, ['update-index', '--index-info'], env, `${lines.join('\n')}\n`);
-    return await runGit(vault.repo, ['-c', 'core.quotePath=false', 'diff', '--cached', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--relative', 'HEAD', '--'], env);
+    return await runGit(
+      vault.repo,
+      ['-c', 'core.quotePath=false', 'diff', '--cached', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--relative', 'HEAD', '--'],
+      env,
+    );
   } finally {
     await vault.fs.unlink(indexFile).catch(() => undefined);
   }
@@ -164,7 +173,7 @@ function effects(reversal: Reversal, hashes: Map<string, string | null>): string
 
 async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
   const record = await findCommit(vault, ref);
-  const what = describe(record);
+  const what = describeCommit(record);
   const base = {
     ref: ref as string,
     commit: record.sha,
@@ -227,6 +236,24 @@ async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
   };
 }
 
+/** How long a plan waits for a Lucid writer to finish the commit of a file it has written. */
+const WRITER_WAIT_MS = 5000;
+
+/**
+ * {@link planInternal}, taken again once when a file looked uncommitted: a Lucid writer holding
+ * the vault lock may have written it and not committed it yet. The second plan waits for that
+ * lock to be free (at most 5 s); a person's own uncommitted edit still blocks it.
+ */
+async function settledPlan(vault: Vault, ref: unknown): Promise<Planned> {
+  const first = await planInternal(vault, ref);
+  if (!first.plan.blockers.some((b) => b.kind === 'uncommitted')) return first;
+  const lock = nodePath.join(vault.stateDir(), 'vault');
+  for (const started = Date.now(); (await inspectLock(lock, vault.fs)).held && Date.now() - started < WRITER_WAIT_MS; ) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return planInternal(vault, ref);
+}
+
 /**
  * The dry run of a revert: what reverting `ref` (an edit id, or the full sha of a commit of the
  * vault's history) would change, computed on a temporary index in `.lucid/`. Changes nothing at
@@ -237,7 +264,7 @@ async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
  * same lines, uncommitted changes in a file involved).
  */
 export async function planRevert(vault: Vault, ref: string): Promise<RevertPlan> {
-  return (await planInternal(vault, ref)).plan;
+  return (await settledPlan(vault, ref)).plan;
 }
 
 /** The revert's reason: the person's words, then which edit or commit it undid. */
@@ -260,7 +287,7 @@ function reasonFor(record: CommitRecord, given: string | undefined, files: numbe
  */
 export async function revertEdit(vault: Vault, input: { ref: string; reason?: string }): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'The reason must be text.', { field: 'reason' });
-  const planned = await planInternal(vault, input.ref);
+  const planned = await settledPlan(vault, input.ref);
   const { plan, record, reversal } = planned;
   if (!plan.ok) throw new VaultError(planned.code ?? 'conflict', plan.message, { refused: plan.refused, blockers: plan.blockers });
   const trailers: [string, string][] = [];
@@ -283,6 +310,10 @@ export async function revertEdit(vault: Vault, input: { ref: string; reason?: st
   } catch (error) {
     if (!isVaultError(error, 'conflict')) throw error;
     const path = typeof error.details?.path === 'string' ? error.details.path : 'a file';
-    throw new VaultError('conflict', `${path} changed while the revert was being made, so nothing was reverted. Look at the revert again and retry.`, error.details);
+    throw new VaultError(
+      'conflict',
+      `${path} changed while the revert was being made, so nothing was reverted. Look at the revert again and retry.`,
+      error.details,
+    );
   }
 }
