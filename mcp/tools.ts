@@ -109,7 +109,7 @@ function errorReply(error: VaultError): CallToolResult {
 }
 
 /**
- * The Lucid MCP server over `vault`: the memory protocol's eight tools, the protocol itself as the
+ * The Lucid MCP server over `vault`: the memory protocol's ten tools, the protocol itself as the
  * server's instructions and as the `memory_protocol` prompt. Searches and reads are recorded in
  * the sessions this server is working on; when its client goes away, the sessions it started and
  * did not end are ended as abandoned.

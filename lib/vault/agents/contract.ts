@@ -5,7 +5,7 @@ import { PROPOSAL_ACTIONS, SESSION_OUTCOMES } from '../notes/schema';
 import { NOTE_EDIT_OPERATIONS } from '../notes/note-edits';
 
 /**
- * The agent contract: what each of the memory protocol's eight tools takes and returns, as zod
+ * The agent contract: what each of the memory protocol's ten tools takes and returns, as zod
  * schemas. The MCP server registers these schemas, the CLI verbs check their arguments with them,
  * and the operations parse their input with them, so a bad input gets the same sentence and the
  * same field from all three. Every literal list of the protocol (outcomes, proposal actions,
