@@ -118,7 +118,8 @@ describe('lucid inbox', () => {
     expect(rejected.code, rejected.stderr).toBe(0);
     expect(rejected.stdout).toMatch(/^Rejected .* The agent hears it at its next start_session\./);
     expect(tv.commitCount()).toBe(commits + 1);
-    expect(filesOf(tv)).toEqual(['changelog.md', `inbox/${update}.md`]);
+    // The CLI runs on today's clock, after the setup's November: the month's first edit also moves November's lines to changelog/.
+    expect(filesOf(tv).filter((f) => !f.startsWith('changelog/'))).toEqual(['changelog.md', `inbox/${update}.md`]);
     expect(tv.git(['log', '-1', '--format=%B'])).toContain('five is fine');
   });
 

@@ -351,7 +351,7 @@ describe('reject', () => {
     const trailers = expectOneDecision(tv, before, 'reject', [item.path]);
     expect(trailers['Lucid-Session']).toBe(session);
     expect(result).toEqual({ editId: trailers['Lucid-Edit'], commit: tv.head() });
-    expect(tv.git(['log', '-1', '--format=%s'])).toBe('reject notes/b.md');
+    expect(tv.git(['log', '-1', '--format=%s']).trim()).toBe('reject notes/b.md');
     expect(changelogLines(tv)[0]).toContain('reject [[notes/b]] · agents never page anyone');
     expect(tv.read('notes/b.md')).toBe('# B\n');
     await acceptInboxItem(vault, { id: accepted.id });
@@ -408,7 +408,7 @@ describe('the queue', () => {
       const n = String(i).padStart(5, '0');
       tv.write(
         `inbox/2026-11-14-${n}-item.md`,
-        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n````markdown\nline ${n}\n````\n`,
+        `---\ntype: inbox\nproposed_by: agent:bulk\naction: append\ntarget: notes/b.md\nreason: item ${n}\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n\`\`\`\`markdown\nline ${n}\n\`\`\`\`\n`,
       );
     }
     let started = performance.now();

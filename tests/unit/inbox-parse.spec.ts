@@ -80,7 +80,7 @@ describe('parseProposalBlock', () => {
 
 describe('parseInboxNote', () => {
   it('reads every field of a note in the vault format', () => {
-    const item = parseInboxNote('inbox/2026-11-30-140211-handbook.md', `${FRONT}\nWhy it matters.\n\n````markdown\n# Handbook\n````\n`, DEFAULT_LAYOUT);
+    const item = parseInboxNote('inbox/2026-11-30-140211-handbook.md', `${FRONT}\nWhy it matters.\n\n\`\`\`\`markdown\n# Handbook\n\`\`\`\`\n`, DEFAULT_LAYOUT);
     expect(item).toEqual({
       id: '2026-11-30-140211-handbook',
       path: 'inbox/2026-11-30-140211-handbook.md',
@@ -120,24 +120,24 @@ describe('parseInboxNote', () => {
   it('a delete needs no block, and never has a proposal', () => {
     const text = FRONT.replace('action: update', 'action: delete');
     expect(parseInboxNote('inbox/d.md', `${text}\nGone.\n`, DEFAULT_LAYOUT)).toMatchObject({ action: 'delete', proposal: null, problem: null });
-    expect(parseInboxNote('inbox/d.md', `${text}\nGone.\n\n````markdown\n````\n`, DEFAULT_LAYOUT)).toMatchObject({ proposal: null, problem: null });
+    expect(parseInboxNote('inbox/d.md', `${text}\nGone.\n\n\`\`\`\`markdown\n\`\`\`\`\n`, DEFAULT_LAYOUT)).toMatchObject({ proposal: null, problem: null });
   });
 
   it('reads a CRLF note', () => {
-    const text = `${FRONT}\nWhy.\n\n````markdown\n# A\n````\n`.replace(/\n/g, '\r\n');
+    const text = `${FRONT}\nWhy.\n\n\`\`\`\`markdown\n# A\n\`\`\`\`\n`.replace(/\n/g, '\r\n');
     expect(parseInboxNote('inbox/c.md', text, DEFAULT_LAYOUT)).toMatchObject({ proposedBy: 'agent:claude-code', action: 'update', proposal: '# A\r\n', problem: null });
   });
 
   it('lists what keeps an item from being applied as its problem, never throwing', () => {
     const cases: [string, RegExp][] = [
       ['---\ntype: inbox\naction: [unclosed\n---\n', /front matter does not parse/],
-      [`${FRONT.replace('action: update', 'action: rename')}\n````markdown\nx\n````\n`, /action "rename" is not one of/],
-      [`${FRONT.replace('target: notes/handbook.md', 'target: ../outside.md')}\n````markdown\nx\n````\n`, /not a path inside the vault/],
-      [`${FRONT.replace('target: notes/handbook.md', 'target: inbox/other.md')}\n````markdown\nx\n````\n`, /in the inbox itself/],
-      [`${FRONT.replace('target: notes/handbook.md', 'target: changelog.md')}\n````markdown\nx\n````\n`, /changelog/],
+      [`${FRONT.replace('action: update', 'action: rename')}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, /action "rename" is not one of/],
+      [`${FRONT.replace('target: notes/handbook.md', 'target: ../outside.md')}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, /not a path inside the vault/],
+      [`${FRONT.replace('target: notes/handbook.md', 'target: inbox/other.md')}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, /in the inbox itself/],
+      [`${FRONT.replace('target: notes/handbook.md', 'target: changelog.md')}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, /changelog/],
       [`${FRONT}\nNo block here.\n`, /no fenced block/],
-      [`${FRONT.replace('type: inbox', 'type: project')}\n````markdown\nx\n````\n`, /not an inbox proposal/],
-      [`${FRONT.replace('proposed_by: agent:claude-code\n', '')}\n````markdown\nx\n````\n`, /proposed_by is missing/],
+      [`${FRONT.replace('type: inbox', 'type: project')}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, /not an inbox proposal/],
+      [`${FRONT.replace('proposed_by: agent:claude-code\n', '')}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, /proposed_by is missing/],
       ['# Just a note someone dropped here\n', /not an inbox proposal/],
     ];
     for (const [text, why] of cases) {
@@ -152,7 +152,7 @@ describe('parseInboxNote', () => {
     const text = FRONT.replace('[[sessions/20261130-140112-claude-code-k3tq]]', '[[notes/elsewhere]]')
       .replace('confidence: 0.7', 'confidence: 7')
       .replace('base_blob: 0123456789abcdef0123456789abcdef01234567', 'base_blob: nope');
-    expect(parseInboxNote('inbox/s.md', `${text}\n````markdown\nx\n````\n`, DEFAULT_LAYOUT)).toMatchObject({ session: null, confidence: null, baseBlob: null, problem: null });
+    expect(parseInboxNote('inbox/s.md', `${text}\n\`\`\`\`markdown\nx\n\`\`\`\`\n`, DEFAULT_LAYOUT)).toMatchObject({ session: null, confidence: null, baseBlob: null, problem: null });
   });
 });
 
