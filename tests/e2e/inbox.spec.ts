@@ -219,6 +219,7 @@ test('the keyboard: j and k move with focus, a e r act, and typing in the reason
   await expect(inbox.rowButton(targets[2])).toBeFocused();
   expect(exists(targets[1])).toBe(true);
 
+  await expect(inbox.itemHeading).toContainText(targets[2]);
   await page.keyboard.press('r');
   await expect(inbox.reasonBox).toBeFocused();
   await page.keyboard.type('not needed');
