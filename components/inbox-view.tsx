@@ -158,7 +158,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
     setMode('edit');
   };
   const startReject = () => {
-    if (currentId === null || busy) return;
+    if (!d || busy) return;
     setNotice(null);
     setMode('reject');
   };

@@ -59,7 +59,7 @@ function personCommits(path: string, text: string) {
 
 test('Accept applies an update in one commit with one changelog line, as the person, carrying the session', async ({ page }) => {
   const { session } = agentSession('accept');
-  const target = `notes/e2e-accept-${uid()}.md`;
+  const target = `Notes/e2e-accept-${uid()}.md`;
   writeNote(session, target, '# Accept me\n\nline one\n');
   const inboxPath = propose(session, target, 'update', '# Accept me\n\nline one\nline two from the agent\n');
   const before = { commits: commitCount(), lines: changelogLines().length };
@@ -86,7 +86,7 @@ test('Accept applies an update in one commit with one changelog line, as the per
 
 test('Edit then Accept saves the person’s version in one commit, recorded as edited', async ({ page }) => {
   const { session } = agentSession('edit');
-  const target = `notes/e2e-edit-${uid()}.md`;
+  const target = `Notes/e2e-edit-${uid()}.md`;
   writeNote(session, target, '# Edit me\n\nfirst\n');
   const inboxPath = propose(session, target, 'update', '# Edit me\n\nfirst\nthe agent wrote this\n');
   const before = { commits: commitCount(), lines: changelogLines().length };
@@ -112,7 +112,7 @@ test('Edit then Accept saves the person’s version in one commit, recorded as e
 
 test('Reject removes the proposal in one commit with the reason, and leaves the target alone', async ({ page }) => {
   const { session } = agentSession('reject');
-  const target = `notes/e2e-reject-${uid()}.md`;
+  const target = `Notes/e2e-reject-${uid()}.md`;
   const inboxPath = propose(session, target, 'create', '# Never made\n\nThe agent wanted this note.\n');
   const before = { commits: commitCount(), lines: changelogLines().length };
 
@@ -139,7 +139,7 @@ test('a note changed since the item was opened: the accept is refused in words, 
   page,
 }) => {
   const { session } = agentSession('merge');
-  const target = `notes/e2e-merge-${uid()}.md`;
+  const target = `Notes/e2e-merge-${uid()}.md`;
   writeNote(session, target, '# Merge\n\nalpha\nbeta\ngamma\n');
   const inboxPath = propose(session, target, 'update', '# Merge\n\nalpha\nbeta by the agent\ngamma\n');
 
@@ -174,7 +174,7 @@ test('a note changed since the item was opened: the accept is refused in words, 
 
 test('the keyboard: j and k move with focus, a e r act, and typing in the reason box or the editor triggers nothing', async ({ page }) => {
   const { session, agent } = agentSession('keys');
-  const targets = ['one', 'two', 'three'].map((n) => `notes/e2e-keys-${n}-${uid()}.md`);
+  const targets = ['one', 'two', 'three'].map((n) => `Notes/e2e-keys-${n}-${uid()}.md`);
   for (const [i, t] of targets.entries()) propose(session, t, 'create', `# Key test ${i}\n\nBody ${i}.\n`);
   const before = { commits: commitCount(), lines: changelogLines().length };
 
@@ -206,7 +206,7 @@ test('the keyboard: j and k move with focus, a e r act, and typing in the reason
   // e opens the editor; the same letters are text there too.
   await page.keyboard.press('e');
   await expect(inbox.editor).toBeFocused();
-  await page.keyboard.press('End');
+  await page.keyboard.press('Control+End');
   await page.keyboard.type('jak');
   await expect(inbox.editor).toHaveValue(/jak$/);
   await page.keyboard.press('Escape');
@@ -219,7 +219,9 @@ test('the keyboard: j and k move with focus, a e r act, and typing in the reason
   await expect(inbox.rowButton(targets[2])).toBeFocused();
   expect(exists(targets[1])).toBe(true);
 
+  await expect(inbox.itemHeading).toContainText(targets[2]);
   await page.keyboard.press('r');
+  await expect(inbox.reasonBox).toBeFocused();
   await page.keyboard.type('not needed');
   await page.keyboard.press('Enter');
   await expect(inbox.result).toContainText('Rejected');
@@ -242,7 +244,7 @@ test('an item an agent proposes over MCP while the page is open appears without 
   try {
     const started = await client.callTool({ name: 'start_session', arguments: { agent: 'e2e-live', task: 'propose while the inbox is open' } });
     const session = (started.structuredContent as { session: string }).session;
-    const target = `notes/e2e-live-${uid()}.md`;
+    const target = `Notes/e2e-live-${uid()}.md`;
     const proposed = await client.callTool({
       name: 'propose_to_inbox',
       arguments: { session, target, action: 'create', content: '# Live\n\nProposed over MCP.\n', reason: 'e2e: live update' },
@@ -262,8 +264,8 @@ test('an item an agent proposes over MCP while the page is open appears without 
 });
 
 test('a person’s uncommitted edit to the target survives Accept, Edit and Reject: committed as theirs first, or left untouched', async ({ page }) => {
-  const { session } = agentSession('dirty');
-  const [a, e, r] = ['accept', 'edit', 'reject'].map((n) => `notes/e2e-dirty-${n}-${uid()}.md`);
+  const { session, agent } = agentSession('dirty');
+  const [a, e, r] = ['accept', 'edit', 'reject'].map((n) => `Notes/e2e-dirty-${n}-${uid()}.md`);
   for (const t of [a, e, r]) writeNote(session, t, '# Dirty\n\ntop line\nmiddle\nbottom line\n');
   for (const t of [a, e, r]) propose(session, t, 'update', '# Dirty\n\ntop line\nmiddle\nbottom line\nadded by the agent\n');
   // The person edits all three in Obsidian and commits nothing.
@@ -271,7 +273,7 @@ test('a person’s uncommitted edit to the target survives Accept, Edit and Reje
   for (const t of [a, e, r]) vault.write(t, personText);
 
   const inbox = new InboxPage(page);
-  await inbox.open();
+  await inbox.open(`?agent=${agent}`);
 
   // Accept: the note changed since the proposal, so the merge is shown; it merges cleanly.
   let before = commitCount();
@@ -310,7 +312,7 @@ test('a person’s uncommitted edit to the target survives Accept, Edit and Reje
 
 test('filters by agent, flag and action live in the URL; an empty filter result says so and clears', async ({ page }) => {
   const { session, agent } = agentSession('filter');
-  const created = `notes/e2e-filter-${uid()}.md`;
+  const created = `Notes/e2e-filter-${uid()}.md`;
   propose(session, created, 'create', '# Filter\n\nA new note.\n');
   const inbox = new InboxPage(page);
   await inbox.open();
@@ -355,7 +357,7 @@ async function callAction(name: string, args: unknown) {
 
 test('#11 forged arguments to accept, reject and show are refused with a reason, and the vault is unchanged', async () => {
   const { session } = agentSession('forged');
-  const target = `notes/e2e-forged-${uid()}.md`;
+  const target = `Notes/e2e-forged-${uid()}.md`;
   const inboxPath = propose(session, target, 'create', '# Forged\n\nNot to be applied.\n');
   const id = inboxPath.replace(/^inbox\//, '').replace(/\.md$/, '');
   const before = vault.snapshot();
@@ -387,7 +389,7 @@ test('#11 forged arguments to accept, reject and show are refused with a reason,
 
 test('#12 an edited text over 1 MB gets a clear "too large to save from the dashboard" message, and nothing changes', async ({ page }) => {
   const { session } = agentSession('large');
-  const target = `notes/e2e-large-${uid()}.md`;
+  const target = `Notes/e2e-large-${uid()}.md`;
   writeNote(session, target, '# Large\n\nsmall\n');
   propose(session, target, 'update', '# Large\n\nsmall, still\n');
   const before = vault.snapshot();

@@ -83,8 +83,9 @@ export class InboxPage {
     return this.page.getByRole('status').filter({ hasText: /Accepted|Rejected/ });
   }
 
+  /** The page's own alert (Next adds an empty route announcer with the same role). */
   get alert() {
-    return this.page.getByRole('alert');
+    return this.page.getByRole('main').getByRole('alert');
   }
 
   /** The inbox's count in the navigation (absent at zero). */
