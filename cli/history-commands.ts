@@ -46,7 +46,10 @@ export const historyCommands = {
         }
         const result = await revertEdit(vault, { ref: positionals[0], reason: values.reason as string | undefined });
         if (values.json) printJson(io, { edit_id: result.editId, commit: result.commit, plan: result.plan });
-        else io.out(`Reverted: ${result.plan.paths.join(', ')} (commit ${result.commit.slice(0, 7)}, edit ${result.editId}). Revert it with: lucid revert ${result.editId}`);
+        else
+          io.out(
+            `Reverted: ${result.plan.paths.join(', ')} (commit ${result.commit.slice(0, 7)}, edit ${result.editId}). Revert it with: lucid revert ${result.editId}`,
+          );
         return 0;
       } finally {
         vault.close();

@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { endSession, initVault, isVaultError, moltSkill, openVault, planRevert, proposeToInbox, revertEdit, startSession, type Vault } from '../../lib/vault/index';
+import {
+  endSession,
+  initVault,
+  isVaultError,
+  moltSkill,
+  openVault,
+  planRevert,
+  proposeToInbox,
+  revertEdit,
+  startSession,
+  type Vault,
+} from '../../lib/vault/index';
 import { addedChangelogLines, agentEdit, FIVE_LINES, freeze, installedVault, pathsOf, trailersOf, type TempVault } from '../support/revert-vault';
 import { makeTempVault, TEST_PERSON } from '../support/temp-vault';
 
@@ -142,14 +153,22 @@ describe('reverting each kind of edit', () => {
     const v3 = await moltSkill(vault, { session, name: 'triage', content: 'step one\nstep II\n', reason: 'third' });
     const before = freeze(tv);
     const plan = await planRevert(vault, v2.edit_id);
-    expect(plan.blockers).toEqual([expect.objectContaining({ kind: 'conflict', path: 'skills/triage.md', laterEdits: [expect.objectContaining({ edit: v3.edit_id })] })]);
+    expect(plan.blockers).toEqual([
+      expect.objectContaining({ kind: 'conflict', path: 'skills/triage.md', laterEdits: [expect.objectContaining({ edit: v3.edit_id })] }),
+    ]);
     expect(freeze(tv)).toEqual(before);
   });
 
   it('accept: restores the target and puts the proposal back in the inbox', async () => {
     const { tv, vault } = await setUp();
     const { session } = await startSession(vault, { agent: 'proposer', task: 'propose' });
-    const proposal = await proposeToInbox(vault, { session, target: 'notes/a.md', action: 'update', content: 'one\ntwo\nthree, proposed\nfour\nfive\n', reason: 'better' });
+    const proposal = await proposeToInbox(vault, {
+      session,
+      target: 'notes/a.md',
+      action: 'update',
+      content: 'one\ntwo\nthree, proposed\nfour\nfive\n',
+      reason: 'better',
+    });
     const inbox = proposal.inbox_path;
     const inboxText = tv.read(inbox);
     const accept = await vault.edit({
@@ -176,7 +195,13 @@ describe('reverting each kind of edit', () => {
     const { session } = await startSession(vault, { agent: 'proposer', task: 'propose' });
     const proposal = await proposeToInbox(vault, { session, target: 'notes/z.md', action: 'create', content: '# Z\n', reason: 'new' });
     const inboxText = tv.read(proposal.inbox_path);
-    const reject = await vault.edit({ actor: vault.person, op: 'reject', path: proposal.inbox_path, reason: 'no', changes: [{ path: proposal.inbox_path, content: null }] });
+    const reject = await vault.edit({
+      actor: vault.person,
+      op: 'reject',
+      path: proposal.inbox_path,
+      reason: 'no',
+      changes: [{ path: proposal.inbox_path, content: null }],
+    });
     const count = tv.commitCount();
     const result = await revertEdit(vault, { ref: reject.editId });
     expect(tv.read(proposal.inbox_path)).toBe(inboxText);
@@ -200,7 +225,7 @@ describe('reverting each kind of edit', () => {
     tv.write('notes/a.md', 'changed by hand\n');
     tv.write('notes/b.md', 'bee, by hand\n');
     tv.write('notes/c.md', 'new by hand\n');
-    tv.write('.obsidian/workspace.json', '{"open": "notes/a.md"}\n');
+    tv.write('.obsidian/app.json', '{"theme": "dark"}\n');
     tv.git(['add', '-A']);
     tv.git(['commit', '-q', '-m', 'my own edits']);
     const sha = tv.head();
@@ -208,12 +233,12 @@ describe('reverting each kind of edit', () => {
     const plan = await planRevert(vault, sha);
     expect(plan).toMatchObject({ ok: true, foreign: true, edit: null, op: null, actor: `human:${TEST_PERSON}`, subject: 'my own edits' });
     expect(plan.paths.sort()).toEqual(['notes/a.md', 'notes/b.md', 'notes/c.md']);
-    expect(plan.message).toContain('.obsidian/workspace.json');
+    expect(plan.message).toContain('.obsidian/app.json');
     const result = await revertEdit(vault, { ref: sha });
     expect(tv.read('notes/a.md')).toBe(FIVE_LINES);
     expect(tv.read('notes/b.md')).toBe('bee\n');
     expect(tv.exists('notes/c.md')).toBe(false);
-    expect(tv.read('.obsidian/workspace.json')).toBe('{"open": "notes/a.md"}\n');
+    expect(tv.read('.obsidian/app.json')).toBe('{"theme": "dark"}\n');
     expectOneRevert(tv, count, result.commit, ['Lucid-Reverts-Commit', sha]);
     expect(trailersOf(tv, result.commit)['Lucid-Op']).toBe('revert');
     expect(addedChangelogLines(tv)[0]).toContain('(3 files)');

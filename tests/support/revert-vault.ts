@@ -37,7 +37,7 @@ const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).diges
 /** Reads the vault's state without changing it (git runs with GIT_OPTIONAL_LOCKS=0, so status never rewrites the index). */
 export function freeze(tv: TempVault): Frozen {
   const index = sha(fs.readFileSync(path.join(tv.root, '.git', 'index')));
-  const env = { ...isolatedGitEnv(), GIT_OPTIONAL_LOCKS: '0' } as NodeJS.ProcessEnv;
+  const env = { ...isolatedGitEnv(), GIT_OPTIONAL_LOCKS: '0' } as unknown as NodeJS.ProcessEnv;
   const git = (args: string[]) => execFileSync('git', args, { cwd: tv.root, env, encoding: 'utf8' });
   const files: Record<string, string> = {};
   const walk = (dir: string, prefix: string) => {
@@ -90,11 +90,7 @@ export function trailersOf(tv: TempVault, commit: string): Record<string, string
 
 /** The paths a commit changed, read with raw git. */
 export function pathsOf(tv: TempVault, commit: string): string[] {
-  return tv
-    .git(['show', '--format=', '--name-only', '--no-renames', commit])
-    .split('\n')
-    .filter(Boolean)
-    .sort();
+  return tv.git(['show', '--format=', '--name-only', '--no-renames', commit]).split('\n').filter(Boolean).sort();
 }
 
 /** The changelog lines the last commit added (raw git diff of changelog.md). */

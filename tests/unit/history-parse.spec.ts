@@ -32,7 +32,9 @@ describe('parseRawDiff', () => {
 
 describe('parseStatusEntries', () => {
   it('reads `git status --porcelain=v1 -z` with renames: one entry per path', () => {
-    const output = [' M notes/a.md', '?? notes/new.md', 'D  notes/c.md', 'R  notes/d-moved.md', 'notes/d.md', 'AD notes/gone.md', ' D notes/e.md', ''].join('\0');
+    const output = [' M notes/a.md', '?? notes/new.md', 'D  notes/c.md', 'R  notes/d-moved.md', 'notes/d.md', 'AD notes/gone.md', ' D notes/e.md', ''].join(
+      '\0',
+    );
     expect(parseStatusEntries(output)).toEqual([
       { path: 'notes/a.md', oldPath: null, status: 'modified' },
       { path: 'notes/c.md', oldPath: null, status: 'deleted' },
@@ -44,7 +46,9 @@ describe('parseStatusEntries', () => {
 
   it('maps repository paths to the vault and leaves out the rest', () => {
     const output = [' M vault/notes/a.md', ' M elsewhere.md', ''].join('\0');
-    expect(parseStatusEntries(output, (p) => (p.startsWith('vault/') ? p.slice(6) : null))).toEqual([{ path: 'notes/a.md', oldPath: null, status: 'modified' }]);
+    expect(parseStatusEntries(output, (p) => (p.startsWith('vault/') ? p.slice(6) : null))).toEqual([
+      { path: 'notes/a.md', oldPath: null, status: 'modified' },
+    ]);
   });
 
   it('counts a note deleted from the index but back on disk as modified', () => {

@@ -50,7 +50,6 @@ export interface Reversal {
   molt: { path: string; name: string; from: number } | null;
 }
 
-const ZERO = /^0+$/;
 const LINK_OR_MODULE = new Set(['120000', '160000']);
 
 /** Parses `git diff-tree -r -M --raw -z --no-abbrev` output (one commit, no commit ids). */
@@ -125,7 +124,9 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
   result.leftAlone = notes.filter((c) => !changes.includes(c)).map((c) => c.path);
   if (changes.length === 0) {
     return refuse(
-      notes.length === 0 ? 'It changed no files.' : `It only changed files Lucid does not write (${result.leftAlone.slice(0, 3).join(', ')}); revert it with git.`,
+      notes.length === 0
+        ? 'It changed no files.'
+        : `It only changed files Lucid does not write (${result.leftAlone.slice(0, 3).join(', ')}); revert it with git.`,
     );
   }
 
@@ -151,7 +152,10 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
       if (change.status === 'A' || change.status === 'C') {
         if (now === undefined) continue;
         if (now === change.newBlob) result.targets.push({ path: change.path, content: null, mode: change.newMode });
-        else if (created) return refuse(`${change.path} was changed since it was created, so reverting the create would delete that work; delete the note yourself if you mean to.`);
+        else if (created)
+          return refuse(
+            `${change.path} was changed since it was created, so reverting the create would delete that work; delete the note yourself if you mean to.`,
+          );
         else result.conflicts.push(change.path);
       } else if (change.status === 'D') {
         if (now === change.oldBlob) continue;

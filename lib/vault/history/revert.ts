@@ -54,15 +54,19 @@ async function findCommit(vault: Vault, ref: unknown): Promise<CommitRecord & { 
   const sha = ref.toLowerCase();
   const record = index.bySha(sha);
   if (!record || record.sha !== sha) {
-    throw new VaultError('not_found', `No commit ${sha} in this vault's history (a commit on another branch, or one that changed nothing in the vault, cannot be reverted here).`, {
-      field: 'ref',
-    });
+    throw new VaultError(
+      'not_found',
+      `No commit ${sha} in this vault's history (a commit on another branch, or one that changed nothing in the vault, cannot be reverted here).`,
+      {
+        field: 'ref',
+      },
+    );
   }
   return record;
 }
 
 /** The reverted commit in words: `agent:x's update of a.md (e…)` or `commit abc1234 by Ada ("subject")`. */
-function describe(record: CommitRecord): string {
+function describeCommit(record: CommitRecord): string {
   if (record.actor) return `${record.actor}'s ${record.op ?? 'edit'} of ${subjectPath(record) ?? record.subject}${record.editId ? ` (${record.editId})` : ''}`;
   return `commit ${record.sha.slice(0, 7)} by ${oneLine(record.author, 80)} ("${oneLine(record.subject, 80)}")`;
 }
@@ -129,7 +133,11 @@ async function patchOf(vault: Vault, targets: readonly Target[]): Promise<string
       }
     }
     await runGit(vault.repo, ['update-index', '--index-info'], env, `${lines.join('\n')}\n`);
-    return await runGit(vault.repo, ['-c', 'core.quotePath=false', 'diff', '--cached', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--relative', 'HEAD', '--'], env);
+    return await runGit(
+      vault.repo,
+      ['-c', 'core.quotePath=false', 'diff', '--cached', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--relative', 'HEAD', '--'],
+      env,
+    );
   } finally {
     await vault.fs.unlink(indexFile).catch(() => undefined);
   }
@@ -164,7 +172,7 @@ function effects(reversal: Reversal, hashes: Map<string, string | null>): string
 
 async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
   const record = await findCommit(vault, ref);
-  const what = describe(record);
+  const what = describeCommit(record);
   const base = {
     ref: ref as string,
     commit: record.sha,
@@ -283,6 +291,10 @@ export async function revertEdit(vault: Vault, input: { ref: string; reason?: st
   } catch (error) {
     if (!isVaultError(error, 'conflict')) throw error;
     const path = typeof error.details?.path === 'string' ? error.details.path : 'a file';
-    throw new VaultError('conflict', `${path} changed while the revert was being made, so nothing was reverted. Look at the revert again and retry.`, error.details);
+    throw new VaultError(
+      'conflict',
+      `${path} changed while the revert was being made, so nothing was reverted. Look at the revert again and retry.`,
+      error.details,
+    );
   }
 }

@@ -211,7 +211,9 @@ async function commitOnDiskLocked(
   const dirty = await uncommittedPaths(ctx.repo, blobs, files);
   const clean = files.map(([path]) => path).filter((path) => !dirty.includes(path));
   if (clean.length > 0) {
-    throw new VaultError('invalid_input', `${clean.join(', ')} ${clean.length === 1 ? 'has' : 'have'} no uncommitted changes: nothing to commit there.`, { paths: clean });
+    throw new VaultError('invalid_input', `${clean.join(', ')} ${clean.length === 1 ? 'has' : 'have'} no uncommitted changes: nothing to commit there.`, {
+      paths: clean,
+    });
   }
   await refuseUncommittedSecrets(ctx, head, files, dirty);
   const { editId, commit } = await commitLocked(ctx, {
