@@ -370,10 +370,15 @@ test('filters by actor, operation, note type and dates live in the URL; pages go
   const decisionShas = await changelog.entries.evaluateAll((els) => els.map((e) => e.getAttribute('data-sha') ?? ''));
   for (const sha of decisionShas) expect(vault.git(['show', '--name-only', '--format=', sha]), sha).toMatch(/^decisions\//m);
 
+  const own = `Notes/Own ${agent}.md`;
+  vault.write(own, `# ${agent}\n`);
+  vault.git(['add', '--', own]);
+  vault.git(['commit', '-q', '-m', `by hand ${agent}`, '--', own]);
+  const ownSha = vault.git(['rev-parse', 'HEAD']).trim();
   await changelog.open();
   await changelog.filter('Actor', 'foreign');
   await expect(page).toHaveURL(/actor=foreign/);
-  await expect(changelog.entries.first()).toBeVisible();
+  await expect(changelog.entries.first()).toHaveAttribute('data-sha', ownSha);
   for (const entry of await changelog.entries.all()) await expect(entry).toContainText('not made by Lucid');
 
   await changelog.open();
