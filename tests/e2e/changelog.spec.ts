@@ -35,6 +35,8 @@ test('Revert restores the earlier content of an update, and the revert can itsel
   const v1 = `# Update ${id}\n\nfirst version\n`;
   const v2 = `# Update ${id}\n\nsecond version\n`;
   lucid(vault.root, ['write', note, '--session', s, '--mode', 'create', '--content', v1, '--reason', 'first draft']);
+  // As Lucid wrote them (a created note gets its created and updated properties).
+  const first = vault.read(note);
   const update = lucid(vault.root, [
     'write',
     note,
@@ -45,10 +47,11 @@ test('Revert restores the earlier content of an update, and the revert can itsel
     '--content',
     v2,
     '--expected-hash',
-    sha256(v1),
+    sha256(vault.read(note)),
     '--reason',
     'second draft',
   ]);
+  const second = vault.read(note);
   const person = `human:${vault.git(['config', 'user.name']).trim()}`;
 
   const changelog = new ChangelogPage(page);
@@ -69,7 +72,7 @@ test('Revert restores the earlier content of an update, and the revert can itsel
   await plan.getByLabel('Reason (optional)').fill('back to the first draft');
   await plan.getByRole('button', { name: 'Confirm revert' }).click();
   await expect(changelog.reverted(update.commit as string)).toBeVisible();
-  expect(vault.read(note)).toBe(v1);
+  expect(vault.read(note)).toBe(first);
   expect(Number(vault.git(['rev-list', '--count', 'HEAD']))).toBe(count + 1);
   const revertCommit = vault.git(['rev-parse', 'HEAD']).trim();
   const message = vault.git(['log', '-1', '--format=%B']);
@@ -80,7 +83,7 @@ test('Revert restores the earlier content of an update, and the revert can itsel
   await expect(changelog.entries.first()).toHaveAttribute('data-sha', revertCommit);
 
   await changelog.revert(changelog.entry(revertCommit));
-  expect(vault.read(note)).toBe(v2);
+  expect(vault.read(note)).toBe(second);
   expect(vault.git(['log', '-1', '--format=%B'])).toMatch(/^Lucid-Op: revert$/m);
   await expect(changelog.entries.first()).toHaveAttribute('data-sha', vault.git(['rev-parse', 'HEAD']).trim());
 });
@@ -184,7 +187,7 @@ test('a conflicting revert changes nothing (HEAD, the index, every file) and say
     '--content',
     lines('THREE'),
     '--expected-hash',
-    sha256(lines('three')),
+    sha256(vault.read(note)),
     '--reason',
     'edit C',
   ]);
@@ -198,7 +201,7 @@ test('a conflicting revert changes nothing (HEAD, the index, every file) and say
     '--content',
     lines('3'),
     '--expected-hash',
-    sha256(lines('THREE')),
+    sha256(vault.read(note)),
     '--reason',
     'edit D',
   ]);
@@ -213,7 +216,8 @@ test('a conflicting revert changes nothing (HEAD, the index, every file) and say
   await expect(inTheWay).toContainText((d.commit as string).slice(0, 7));
   await expect(panel.getByRole('button', { name: 'Confirm revert' })).toHaveCount(0);
   expect(fullSnapshot(vault)).toEqual(before);
-  expect(vault.read(note)).toBe(lines('3'));
+  expect(vault.read(note)).toContain('\ntwo\n3\nfour\n');
+  expect(vault.read(note)).not.toMatch(/^(<<<<<<<|=======|>>>>>>>)/m);
   expect(existsSync(path.join(vault.root, '.git', 'REVERT_HEAD'))).toBe(false);
   expect(existsSync(path.join(vault.root, '.git', 'sequencer'))).toBe(false);
 });
@@ -245,6 +249,7 @@ test('a file edited outside Lucid is listed with its diff, survives every action
   lucid(vault.root, ['write', mine, '--session', s, '--mode', 'create', '--content', base, '--reason', 'start']);
   const mineUpdate = lucid(vault.root, ['write', mine, '--session', s, '--mode', 'append', '--content', 'agent line\n', '--reason', 'agent adds']);
   lucid(vault.root, ['write', other, '--session', s, '--mode', 'create', '--content', `# Other ${id}\n\nold\n`, '--reason', 'start']);
+  const otherFirst = vault.read(other);
   const otherUpdate = lucid(vault.root, [
     'write',
     other,
@@ -255,7 +260,7 @@ test('a file edited outside Lucid is listed with its diff, survives every action
     '--content',
     `# Other ${id}\n\nnew\n`,
     '--expected-hash',
-    sha256(`# Other ${id}\n\nold\n`),
+    sha256(vault.read(other)),
     '--reason',
     'update to revert',
   ]);
@@ -280,7 +285,7 @@ test('a file edited outside Lucid is listed with its diff, survives every action
 
   // Another edit's revert goes ahead and leaves the file as the person typed it.
   await changelog.revert(changelog.entry(otherUpdate.commit as string));
-  expect(vault.read(other)).toBe(`# Other ${id}\n\nold\n`);
+  expect(vault.read(other)).toBe(otherFirst);
   expect(vault.read(mine)).toBe(typed);
   expect(vault.git(['status', '--porcelain', '--', mine])).toMatch(/^ M /);
 
@@ -365,9 +370,15 @@ test('filters by actor, operation, note type and dates live in the URL; pages go
   const decisionShas = await changelog.entries.evaluateAll((els) => els.map((e) => e.getAttribute('data-sha') ?? ''));
   for (const sha of decisionShas) expect(vault.git(['show', '--name-only', '--format=', sha]), sha).toMatch(/^decisions\//m);
 
+  const own = `Notes/Own ${agent}.md`;
+  vault.write(own, `# ${agent}\n`);
+  vault.git(['add', '--', own]);
+  vault.git(['commit', '-q', '-m', `by hand ${agent}`, '--', own]);
+  const ownSha = vault.git(['rev-parse', 'HEAD']).trim();
   await changelog.open();
   await changelog.filter('Actor', 'foreign');
-  await expect(changelog.entries.first()).toBeVisible();
+  await expect(page).toHaveURL(/actor=foreign/);
+  await expect(changelog.entries.first()).toHaveAttribute('data-sha', ownSha);
   for (const entry of await changelog.entries.all()) await expect(entry).toContainText('not made by Lucid');
 
   await changelog.open();

@@ -70,4 +70,19 @@ describe('the commit index filters the changelog page needs', () => {
     expect((await v.commits()).actors()).toEqual(['agent:tester', v.person]);
     v.close();
   });
+
+  it('holds a merge made with git, even one whose tree is its second parent (git merge --no-ff)', async () => {
+    vault = makeTempVault({ 'a.md': 'a\n' });
+    vault.git(['switch', '-q', '-c', 'side']);
+    const side = personCommit(vault, { 'b.md': 'b\n' }, 'on a branch', DAY0);
+    vault.git(['switch', '-q', 'main']);
+    vault.git(['merge', '-q', '--no-ff', '-m', 'merge side', 'side']);
+    const merge = vault.head();
+    const v = await vault.open();
+    const [top, ...rest] = await v.log();
+    expect(top).toMatchObject({ sha: merge, parents: 2, subject: 'merge side', actor: null });
+    expect(rest.map((c) => c.sha)).toContain(side);
+    expect((await v.commits()).bySha(merge)?.parents).toBe(2);
+    v.close();
+  });
 });

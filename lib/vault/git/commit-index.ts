@@ -5,7 +5,7 @@ import { parseCommitMessage, TRAILER } from './commit-message';
 import { gitSucceeds, headCommit, runGit, vaultPathOf, type GitRepo } from './repo';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
-const COMMIT_INDEX_VERSION = 2;
+const COMMIT_INDEX_VERSION = 3;
 
 /** One commit as the index knows it. */
 export interface CommitRecord {
@@ -219,6 +219,9 @@ export class CommitIndex {
       '-M',
       '--name-status',
       `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%P${FIELD}%B${FIELD}`,
+      // Every merge that brought a change, even one whose tree is its second parent's (a `--no-ff`
+      // merge): path limiting alone would simplify it away, and the changelog would never show it.
+      '--full-history',
       ...range,
       // Only the vault's commits and paths, when the vault is a folder of a larger repository.
       '--',
