@@ -169,8 +169,9 @@ describe('#43 a revert with uncommitted work', () => {
       const [revert, write] = await Promise.allSettled([reverting, writing]);
       const text = tv.read('notes/a.md');
       // Whichever goes first, the other either builds on it or is refused as a conflict: nothing is lost.
-      expect(revert.status === 'fulfilled' || isVaultError(revert.reason, 'conflict')).toBe(true);
-      expect(write.status === 'fulfilled' || isVaultError(write.reason, 'conflict')).toBe(true);
+      const why = (r: PromiseSettledResult<unknown>) => (r.status === 'rejected' ? String(r.reason?.code ?? r.reason) : 'ok');
+      expect(revert.status === 'fulfilled' || isVaultError(revert.reason, 'conflict'), why(revert)).toBe(true);
+      expect(write.status === 'fulfilled' || isVaultError(write.reason, 'conflict'), why(write)).toBe(true);
       expect(revert.status === 'fulfilled' || write.status === 'fulfilled').toBe(true);
       expect(text.includes(`agent round ${round}`)).toBe(write.status === 'fulfilled');
       expect(text.split('\n')[1]).toBe(revert.status === 'fulfilled' ? 'two' : 'TWO');

@@ -5,6 +5,7 @@ import type { CommitRecord } from '../git/commit-index';
 import { runGit, vaultPathOf } from '../git/repo';
 import { hashBytes } from '../notes/frontmatter';
 import { assertCreatable } from '../notes/protected';
+import { inspectLock } from '../write/lock';
 import type { Vault } from '../vault';
 import type { FileChange } from '../write/edit-types';
 import { reverseCommit, type Reversal, type Target } from './reverse';
@@ -235,6 +236,24 @@ async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
   };
 }
 
+/** How long a plan waits for a Lucid writer to finish the commit of a file it has written. */
+const WRITER_WAIT_MS = 5000;
+
+/**
+ * {@link planInternal}, taken again once when a file looked uncommitted: a Lucid writer holding
+ * the vault lock may have written it and not committed it yet. The second plan waits for that
+ * lock to be free (at most 5 s); a person's own uncommitted edit still blocks it.
+ */
+async function settledPlan(vault: Vault, ref: unknown): Promise<Planned> {
+  const first = await planInternal(vault, ref);
+  if (!first.plan.blockers.some((b) => b.kind === 'uncommitted')) return first;
+  const lock = nodePath.join(vault.stateDir(), 'vault');
+  for (const started = Date.now(); (await inspectLock(lock, vault.fs)).held && Date.now() - started < WRITER_WAIT_MS; ) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return planInternal(vault, ref);
+}
+
 /**
  * The dry run of a revert: what reverting `ref` (an edit id, or the full sha of a commit of the
  * vault's history) would change, computed on a temporary index in `.lucid/`. Changes nothing at
@@ -245,7 +264,7 @@ async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
  * same lines, uncommitted changes in a file involved).
  */
 export async function planRevert(vault: Vault, ref: string): Promise<RevertPlan> {
-  return (await planInternal(vault, ref)).plan;
+  return (await settledPlan(vault, ref)).plan;
 }
 
 /** The revert's reason: the person's words, then which edit or commit it undid. */
@@ -268,7 +287,7 @@ function reasonFor(record: CommitRecord, given: string | undefined, files: numbe
  */
 export async function revertEdit(vault: Vault, input: { ref: string; reason?: string }): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'The reason must be text.', { field: 'reason' });
-  const planned = await planInternal(vault, input.ref);
+  const planned = await settledPlan(vault, input.ref);
   const { plan, record, reversal } = planned;
   if (!plan.ok) throw new VaultError(planned.code ?? 'conflict', plan.message, { refused: plan.refused, blockers: plan.blockers });
   const trailers: [string, string][] = [];
