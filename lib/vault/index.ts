@@ -38,3 +38,5 @@ export { acceptInboxItem, rejectInboxItem, EDITED_ACCEPT_MARKER, isEditedAccept 
 export * from './history/revert-types';
 export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
+export * from './agents/edit-ops';
+export * from './agents/move-ops';

@@ -6,6 +6,10 @@ export interface Heading {
   text: string;
   /** Where the heading's line starts in the body (a character offset). */
   offset: number;
+  /** Where the heading's line ends, before its line break (a character offset). */
+  end: number;
+  /** The heading's line in the body, counted from 0. */
+  line: number;
 }
 
 /** A fence that opens or closes a code block: up to three spaces, then three or more backticks or tildes. */
@@ -20,8 +24,11 @@ function fenceOf(line: string): { char: string; length: number; rest: string } |
   return { char, length: end - i, rest: line.slice(end) };
 }
 
-/** The heading on one line, or null: up to three spaces, one to six `#`, then a space, a tab or the line's end. */
-function headingOf(line: string): { level: number; text: string } | null {
+/**
+ * The ATX heading a line is (`## Status`, `### Next steps ##`), or null: up to three spaces, one to
+ * six `#`, then a space, a tab or the line's end; the text trimmed, without a closing run of `#`.
+ */
+export function headingOf(line: string): { level: number; text: string } | null {
   let i = 0;
   while (i < 3 && line[i] === ' ') i += 1;
   let level = 0;
@@ -46,6 +53,7 @@ function headingOf(line: string): { level: number; text: string } | null {
 function scanHeadings(body: string, visit: (heading: Heading) => boolean): void {
   let fence: { char: string; length: number } | null = null;
   let start = 0;
+  let lineIndex = 0;
   while (start <= body.length) {
     let end = body.indexOf('\n', start);
     if (end < 0) end = body.length;
@@ -61,16 +69,19 @@ function scanHeadings(body: string, visit: (heading: Heading) => boolean): void 
         fence = { char: fenceLine.char, length: fenceLine.length };
       } else {
         const heading = headingOf(line);
-        if (heading && visit({ level: heading.level, text: heading.text, offset: start })) return;
+        const lineEnd = end > start && body[end - 1] === '\r' ? end - 1 : end;
+        if (heading && visit({ level: heading.level, text: heading.text, offset: start, end: lineEnd, line: lineIndex })) return;
       }
     }
     start = end + 1;
+    lineIndex += 1;
   }
 }
 
 /**
- * The ATX headings of a markdown body, in order, with the offset of each heading's line. Lines in
- * fenced code blocks are not headings; neither is `#tag` (no space after the `#`).
+ * The ATX headings of a markdown body, in order, with where each heading's line starts and ends
+ * and its line number. Lines in fenced code blocks are not headings; neither is `#tag` (no space
+ * after the `#`).
  */
 export function parseHeadings(body: string): Heading[] {
   const out: Heading[] = [];
