@@ -108,7 +108,7 @@ async function personLoop(person: SoakPerson, until: number): Promise<void> {
         await person.revert(kind, person.fullSha(pick.commit as string), { op: 'accept' }, { itemId: pick.itemId });
       } else {
         const reverted = new Set(ledger.actions.map((a) => a.revertedTag));
-        const own = ledger.writes.filter((w) => w.status === 'written' && w.commit && w.path.startsWith('notes/soak-agent-') && !reverted.has(w.tag));
+        const own = ledger.writes.filter((w) => w.status === 'written' && w.commit && w.path.startsWith('Notes/soak-agent-') && !reverted.has(w.tag));
         if (own.length === 0) continue;
         const w = own[own.length - 1];
         await person.revert(kind, w.commit as string, { actor: `agent:${w.agent}` }, { revertedTag: w.tag });
@@ -137,7 +137,7 @@ async function main(): Promise<number> {
       '--disable-sync',
     ],
   });
-  const agents = ['soak-agent-a', 'soak-agent-b'].map((name) => new SoakAgent(name, vaultRoot, 'notes/soak-shared.md', ledger, lucidBin));
+  const agents = ['soak-agent-a', 'soak-agent-b'].map((name) => new SoakAgent(name, vaultRoot, 'Notes/soak-shared.md', ledger, lucidBin));
   const person = new SoakPerson(browser, baseUrl, token, vaultRoot, ledger);
   const began = Date.now();
   try {

@@ -27,7 +27,7 @@ export class SoakAgent {
     private readonly ledger: Ledger,
     private readonly lucidBin: string,
   ) {
-    this.ownNote = `notes/${name}.md`;
+    this.ownNote = `Notes/${name}.md`;
   }
 
   private async call(tool: string, args: Structured): Promise<Structured> {
@@ -98,7 +98,7 @@ export class SoakAgent {
   private async proposeOnce(): Promise<void> {
     this.proposals += 1;
     const n = String(this.proposals).padStart(4, '0');
-    const target = `notes/${this.name}-proposal-${n}.md`;
+    const target = `Notes/${this.name}-proposal-${n}.md`;
     const tag = `[soak ${this.name} p${n}]`;
     try {
       const r = await this.call('propose_to_inbox', {
