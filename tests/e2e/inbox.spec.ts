@@ -96,7 +96,7 @@ test('Edit then Accept saves the person’s version in one commit, recorded as e
   await inbox.select(target);
   await inbox.editButton.click();
   await expect(inbox.editor).toBeFocused();
-  await expect(inbox.editor).toHaveValue('# Edit me\n\nfirst\nthe agent wrote this\n');
+  await expect.poll(() => inbox.editorText(inbox.editor)).toBe('# Edit me\n\nfirst\nthe agent wrote this\n');
   await expect(page.getByRole('region', { name: 'The note now' })).toContainText('first');
   await inbox.editor.fill('# Edit me\n\nfirst\nthe person rewrote it\n');
   await inbox.acceptEditedButton.click();
@@ -156,7 +156,7 @@ test('a note changed since the item was opened: the accept is refused in words, 
   await inbox.alert.getByRole('button', { name: 'Reload the item' }).click();
   await expect(inbox.merge).toBeVisible();
   await expect(inbox.merge.getByRole('heading', { name: 'Changed in the note since the proposal' })).toBeVisible();
-  await expect(inbox.mergeEditor).toHaveValue(/^<{7}/m);
+  await expect.poll(() => inbox.editorText(inbox.mergeEditor)).toMatch(/^<{7}/m);
   await expect(inbox.acceptButton).toBeDisabled();
   await expect(inbox.item).toContainText('Resolve the conflict markers');
 
@@ -208,7 +208,7 @@ test('the keyboard: j and k move with focus, a e r act, and typing in the reason
   await expect(inbox.editor).toBeFocused();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('jak');
-  await expect(inbox.editor).toHaveValue(/jak$/);
+  await expect.poll(() => inbox.editorText(inbox.editor)).toMatch(/jak$/);
   await page.keyboard.press('Escape');
   await expect(inbox.editor).toHaveCount(0);
   expect(commitCount()).toBe(before.commits);
@@ -227,10 +227,19 @@ test('the keyboard: j and k move with focus, a e r act, and typing in the reason
   await expect(inbox.result).toContainText('Rejected');
   await expect(inbox.rowButton(targets[0])).toBeFocused();
   expect(exists(targets[2])).toBe(false);
-
-  expect(commitCount()).toBe(before.commits + 2);
-  expect(changelogLines().length).toBe(before.lines + 2);
   expect(changelogLines()[0]).toContain('not needed');
+
+  // e, then Ctrl+Enter inside the editor accepts the edited version.
+  await page.keyboard.press('e');
+  await expect(inbox.editor).toBeFocused();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('Typed in the editor.\n');
+  await page.keyboard.press('Control+Enter');
+  await expect(inbox.result).toContainText('Accepted your version');
+  expect(vault.read(targets[0])).toContain('Typed in the editor.');
+
+  expect(commitCount()).toBe(before.commits + 3);
+  expect(changelogLines().length).toBe(before.lines + 3);
 });
 
 test('an item an agent proposes over MCP while the page is open appears without a reload, and the navigation count follows', async ({ page }) => {
@@ -279,7 +288,7 @@ test('a person’s uncommitted edit to the target survives Accept, Edit and Reje
   let before = commitCount();
   await inbox.select(a);
   await expect(inbox.merge).toBeVisible();
-  await expect(inbox.mergeEditor).toHaveValue('# Dirty\n\ntop line, as the person put it\nmiddle\nbottom line\nadded by the agent\n');
+  await expect.poll(() => inbox.editorText(inbox.mergeEditor)).toBe('# Dirty\n\ntop line, as the person put it\nmiddle\nbottom line\nadded by the agent\n');
   await inbox.acceptButton.click();
   await expect(inbox.result).toContainText('Accepted');
   expect(commitCount()).toBe(before + 2);

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The inbox page: the queue, the selected item, and Accept, Edit and Reject. */
 export class InboxPage {
@@ -76,6 +76,15 @@ export class InboxPage {
 
   get mergeEditor() {
     return this.page.getByRole('textbox', { name: 'Merged text' });
+  }
+
+  /**
+   * The text in a CodeMirror editor (`editor` or `mergeEditor`): its lines as drawn, joined by
+   * newlines. toHaveValue does not apply to a contenteditable; poll this instead. Only for texts
+   * short enough to be drawn whole (CodeMirror draws only the lines in view).
+   */
+  async editorText(editor: Locator): Promise<string> {
+    return editor.evaluate((el) => Array.from(el.querySelectorAll(':scope > .cm-line'), (line) => line.textContent ?? '').join('\n'));
   }
 
   /** The line that says what the last action did. */
