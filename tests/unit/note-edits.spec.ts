@@ -52,6 +52,25 @@ describe('parseHeadings', () => {
   });
 });
 
+describe('headings inside comments', () => {
+  it('finds no heading inside a %% comment or an HTML comment, a fence inside a comment stays text', () => {
+    expect(parseHeadings('## A\n%%\n## Hidden\n%%\n<!--\n## Also hidden\n-->\n## B\n').map((h) => h.text)).toEqual(['A', 'B']);
+    expect(parseHeadings('`%%`\n## Shown\n`%%`\n').map((h) => h.text)).toEqual(['Shown']);
+  });
+
+  it('replace_section runs over a heading inside a %% comment instead of cutting the comment in two', () => {
+    const text = '## Notes\nKeep this.\n%%\n## Draft\nhidden\n%%\nVisible tail.\n## Next\n';
+    expect(edit(text, { operation: 'replace_section', heading: '## Notes', content: 'New.' }).text).toBe('## Notes\nNew.\n## Next\n');
+  });
+
+  it('a heading repeated inside a comment is not a duplicate, and insert_before_heading lands outside the comment', () => {
+    const text = '## Status\nok\n<!--\n## Status\n-->\n## End\n';
+    expect(edit(text, { operation: 'insert_before_heading', heading: '## Status', content: 'Top.' }).text).toBe(`Top.\n${text}`);
+    const hiddenOnly = '## A\n%%\n## Target\n%%\n';
+    expect(refusal(hiddenOnly, { operation: 'insert_after_heading', heading: '## Target', content: 'x' }).code).toBe('not_found');
+  });
+});
+
 describe('find_replace', () => {
   it('replaces the one occurrence and keeps every other byte', () => {
     const result = edit(NOTE, { operation: 'find_replace', find: 'since May', replace: 'since June' });
