@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { editNoteInputSchema, parseInput } from '../../lib/vault/agents/contract';
 import { VaultError } from '../../lib/vault/errors';
 import { parseHeadings } from '../../lib/vault/notes/headings';
+import { appendToText } from '../../lib/vault/agents/write-ops';
 import { applyNoteEdit, type NoteEdit } from '../../lib/vault/notes/note-edits';
 
 const PATH = 'notes/plan.md';
@@ -223,6 +224,16 @@ describe('prepend and append', () => {
 
   it('refuses blank content', () => {
     expect(refusal(NOTE, { operation: 'append', content: '  \n' }).details).toMatchObject({ field: 'content' });
+  });
+});
+
+describe("write_note's append and the inbox's are edit_note's", () => {
+  it('keeps trailing blank lines, a missing final line break and the line ending of the first line', () => {
+    for (const text of ['Text\n\n\n', 'Text', 'Text\n', '# A\r\nx\r\n', '# A\nx\r\n', '']) {
+      expect(appendToText(text, 'X')).toBe(text === '' ? 'X\n' : edit(text, { operation: 'append', content: 'X' }).text);
+    }
+    expect(appendToText('Text\n\n\n', 'X')).toBe('Text\n\n\nX\n');
+    expect(appendToText('# A\nx\r\n', 'X')).toBe('# A\nx\r\n\nX\n');
   });
 });
 

@@ -1,7 +1,7 @@
 import { VaultError, isVaultError } from '../errors';
 import { editFrontmatter, parseFrontmatter, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { formatDate, formatTime } from '../ids';
-import { trailingLineBreaksStart } from '../text';
+import { appendToNote } from '../notes/note-edits';
 import { isLucidType } from '../notes/schema';
 import { MASK } from '../write/secret-rules';
 import { describeSecrets, maskSecrets, refusedSecret, type SecretFinding } from '../write/secrets';
@@ -61,12 +61,13 @@ function maskFields(fields: Record<string, unknown> | undefined): { fields: Reco
   return { fields: out, findings };
 }
 
-/** Appends a section at the end of a note's text, after one blank line (an accepted inbox append joins the same way). */
+/**
+ * Appends a section at the end of a note's text as edit_note's append does (one implementation,
+ * appendToNote): after one blank line, in the note's line ending, every byte already there kept.
+ * An accepted inbox append joins the same way.
+ */
 export function appendToText(text: string, section: string): string {
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  let body = section.replace(/^(\r?\n)+/, '').replace(/\r?\n/g, '\n');
-  if (!body.endsWith('\n')) body += '\n';
-  return `${text.slice(0, trailingLineBreaksStart(text))}${eol}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
+  return appendToNote(text, section);
 }
 
 /**
