@@ -333,7 +333,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Move or rename a note',
       description:
-        'Move or rename a note in one commit, rewriting every link that reached it (wikilinks, embeds, markdown and front-matter links) so each link in the vault still leads where it did. Refused, nothing changed, if to exists or a linking note cannot be rewritten. To delete a note, propose_to_inbox with action delete.',
+        'Move or rename a note in one commit, rewriting every link that reached it (wikilinks, embeds, markdown and front-matter links) so each link still leads where it did; the changelog, a log, keeps its links as written. Refused, nothing changed, if to exists or a linking note cannot be rewritten. To delete, propose_to_inbox with action delete.',
       inputSchema: moveNoteInputSchema,
       outputSchema: moveNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

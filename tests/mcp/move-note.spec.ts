@@ -46,7 +46,11 @@ function isChangelog(layout: VaultLayout, p: string): boolean {
 /** The links of each text read so far, by the sha256 of its bytes (parsing markdown is slow; most notes do not change). */
 const parsedLinks = new Map<string, ParsedLink[]>();
 
-/** Every link of every note (the changelog left out), resolved on the files as they are on disk. */
+/**
+ * Every link of every note, resolved on the files as they are on disk: the one exception is the
+ * changelog, a log that keeps its lines' links as written (`update [[from]]` names the path then),
+ * which moveOnce checks is left byte for byte as it was.
+ */
 function resolveAll(root: string, layout: VaultLayout): Map<string, Resolved[]> {
   const files = listFiles(root);
   const resolver = createLinkResolver(files);
@@ -164,7 +168,8 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
         const moveOnce = async (from: string, to: string, why: string) => {
           const before = resolveAll(root, layout);
           const commits = Number(git('rev-list', '--count', 'HEAD').trim());
-          const lines = changelogOf(root, layout).length;
+          const linesBefore = changelogOf(root, layout);
+          const lines = linesBefore.length;
           const result = await mcp.call('move_note', { session, from, to, reason: why });
           const moved = ok<{
             from: string;
@@ -198,6 +203,8 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
           const newLines = changelogOf(root, layout);
           expect(newLines).toHaveLength(lines + 1);
           expect(newLines[0]).toContain(`update [[${to.replace(/\.md$/, '')}]]`);
+          // The changelog is a log: its earlier lines, links to the old path included, stay as written.
+          expect(newLines.slice(1)).toEqual(linesBefore);
           expect(newLines[0]).toContain(`moved from ${from}`);
           expect(newLines[0]).toContain(`^${moved.edit_id}`);
           expect(git('status', '--porcelain')).toBe('');
@@ -364,6 +371,26 @@ describe('move_note on a small vault', () => {
     ]);
     expect(changelogLines(tv)).toHaveLength(2);
     expect(tv.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it("stamps updated on the notes of Lucid's types whose links it rewrites, no field on a person's note, and leaves the changelog's links as written", async () => {
+    const { tv, mcp } = await openWithMcp(lists, MCP_VAULT_FILES);
+    const session = await started(mcp);
+    const handbook = tv.read('notes/handbook.md');
+    const postgres = tv.read('decisions/atlas-use-postgres.md');
+    expect(postgres).not.toMatch(/^updated:/m);
+    ok(await mcp.call('write_note', { session, path: 'projects/atlas.md', mode: 'append', content: 'More.', reason: 'more' }));
+    const logged = tv.read('changelog.md');
+    expect(logged).toContain('[[projects/atlas]]');
+    ok(await mcp.call('move_note', { session, from: 'projects/atlas.md', to: 'projects/atlas-billing.md', reason: 'renamed' }));
+    const today = /^updated: (\d{4}-\d{2}-\d{2})$/m.exec(tv.read('decisions/atlas-use-postgres.md'))?.[1];
+    expect(today).toBeDefined();
+    expect(tv.read('decisions/atlas-use-postgres.md')).toBe(
+      postgres.replace('[[projects/atlas]]', '[[projects/atlas-billing]]').replace('status: accepted\n', `status: accepted\nupdated: ${today}\n`),
+    );
+    expect(tv.read('notes/handbook.md')).toBe(handbook.replace('[[projects/atlas]]', '[[projects/atlas-billing]]'));
+    // The changelog is a log: the earlier line still names the path the note had then.
+    expect(tv.read('changelog.md').endsWith(logged.slice(logged.indexOf('\n- ')))).toBe(true);
   });
 
   it('keeps a byte-order mark and CRLF line breaks, in the moved note and in a linking note, and every other byte', async () => {

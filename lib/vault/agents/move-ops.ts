@@ -1,5 +1,7 @@
 import { isChangelogPath } from '../config';
 import { VaultError, isVaultError } from '../errors';
+import { formatDate } from '../ids';
+import { editFrontmatter } from '../notes/frontmatter';
 import { planMove, type MoveBlock, type PlanNote } from '../notes/move-plan';
 import { assertAgentWritable, type Note } from '../notes/note';
 import { foldName, normalizeNotePath } from '../notes/paths';
@@ -88,13 +90,18 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
   }
   if (plan.blocked.length > 0) throw blockedError(from, to, plan.blocked);
 
+  // VAULT-FORMAT: Lucid sets `updated` on notes of its own types that it writes; a note not of its types gets no field.
+  const today = formatDate(vault.clock());
+  const stamped = (n: Note, text: string) => (n.lucidType ? editFrontmatter(text, { updated: today }).text : text);
   const withBom = (n: Note | undefined, text: string) => (n?.bom ? `\uFEFF${text}` : text);
+  const movedText = plan.texts.get(from) ?? note.text ?? '';
   const changes: FileChange[] = [
-    { path: to, content: withBom(note, plan.texts.get(from) ?? note.text ?? ''), expectedHash: null },
+    // The moved note is stamped only when its links were rewritten: its bytes otherwise stay as they were.
+    { path: to, content: withBom(note, movedText === note.text ? movedText : stamped(note, movedText)), expectedHash: null },
     { path: from, content: null, expectedHash: note.hash },
     ...rewritten.map((path) => {
       const linker = byPath.get(path) as Note;
-      return { path, content: withBom(linker, plan.texts.get(path) as string), expectedHash: linker.hash };
+      return { path, content: withBom(linker, stamped(linker, plan.texts.get(path) as string)), expectedHash: linker.hash };
     }),
   ];
   const reason = safeReason(input.reason);
