@@ -187,6 +187,9 @@ describe('edit_note: refusals change nothing', () => {
     expect(await refusedEdit(tv, mcp, session, { path: 'notes/template.md', operation: 'append', content: 'x' })).toContain(
       'notes/template.md cannot be changed by an agent until a person fixes it',
     );
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/log.md', operation: 'prepend', content: '---\ntitle: [broken\n---' })).toMatch(
+      /Your edit breaks the front matter of notes\/log\.md: .* Nothing was changed\. Send an edit that keeps the front matter valid\./,
+    );
   });
 });
 

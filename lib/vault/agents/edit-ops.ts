@@ -25,7 +25,10 @@ function composeEdit(vault: Vault, path: string, text: string, edit: NoteEdit, p
   const known = result.bodyOnly ? (parsed ?? parseFrontmatter(text)) : parseFrontmatter(result.text);
   if (!known.ok) {
     const whose = result.bodyOnly ? `${path} has front matter that does not parse` : `Your edit breaks the front matter of ${path}`;
-    throw new VaultError('invalid_frontmatter', `${whose}: ${known.error} Nothing was changed.`, { path });
+    const recover = result.bodyOnly
+      ? ` A person must fix its front matter; until then, send your change through propose_to_inbox.`
+      : ' Send an edit that keeps the front matter valid.';
+    throw new VaultError('invalid_frontmatter', `${whose}: ${known.error} Nothing was changed.${recover}`, { path });
   }
   if (!isLucidType(known.data.type)) return { text: result.text, frontmatter: known.data };
   if (!result.bodyOnly) {
