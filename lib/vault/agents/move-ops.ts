@@ -72,12 +72,22 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
 
   const files = await vault.listFiles();
   const notes = await vault.listNotes(files);
-  const pending = notes.filter((n) => isUnderFolded(n.path, vault.layout.inbox) && n.frontmatter.target === from).map((n) => n.path);
+  const proposals = notes.filter((n) => isUnderFolded(n.path, vault.layout.inbox));
+  const pending = proposals.filter((n) => n.frontmatter.target === from).map((n) => n.path);
   if (pending.length > 0) {
     throw new VaultError(
       'conflict',
       `${pending.join(', ')} ${pending.length === 1 ? 'is a proposal' : 'are proposals'} about ${from} waiting in the inbox; moving the note would leave ${pending.length === 1 ? 'it' : 'them'} pointing at nothing. Move it after a person accepts or rejects ${pending.length === 1 ? 'it' : 'them'}.`,
       { field: 'from', paths: pending },
+    );
+  }
+  // A proposal to create or change a note at `to`, once accepted, would land on the moved note.
+  const waiting = proposals.filter((n) => n.frontmatter.target === to).map((n) => n.path);
+  if (waiting.length > 0) {
+    throw new VaultError(
+      'conflict',
+      `${waiting.join(', ')} ${waiting.length === 1 ? 'is a proposal' : 'are proposals'} about ${to} waiting in the inbox; a note moved there would be what ${waiting.length === 1 ? 'it' : 'they'} change once accepted. Choose another path, or move it after a person accepts or rejects ${waiting.length === 1 ? 'it' : 'them'}.`,
+      { field: 'to', paths: waiting },
     );
   }
   const linking = notes.filter((n) => !isChangelogPath(vault.layout, n.path));
@@ -188,14 +198,16 @@ function assertMovable(vault: Vault, session: OpenSession, path: string, field: 
 }
 
 /**
- * The notes as the planner reads them. A note Lucid could not decode is read again as lossy text,
+ * The notes as the planner reads them. A note Lucid could not decode (invalid UTF-8, or binary: a NUL
+ * byte) is read again as lossy text,
  * only to see whether it names the moved note (then the move is refused rather than break its link).
  */
 async function planNotes(vault: Vault, notes: readonly Note[]): Promise<PlanNote[]> {
   const out: PlanNote[] = [];
   for (const n of notes) {
     let text = n.text;
-    if (text === null && n.problem === 'invalid_utf8') text = (await vault.readFileBytes(n.path).catch(() => null))?.toString('utf8') ?? null;
+    if (text === null && (n.problem === 'invalid_utf8' || n.problem === 'binary'))
+      text = (await vault.readFileBytes(n.path).catch(() => null))?.toString('utf8') ?? null;
     out.push({ path: n.path, text, links: n.links, problem: n.problem, problemMessage: n.problemMessage });
   }
   return out;
@@ -227,7 +239,9 @@ function unwritable(vault: Vault, session: OpenSession, note: Note | undefined):
 
 /** The refusal naming every note that stops the move (at most eight), and why. */
 function blockedError(from: string, to: string, blocked: readonly MoveBlock[]): VaultError {
-  const shown = blocked.slice(0, 8).map((b) => `${b.path}: ${b.why}.`);
+  const unparsable = new Set<MoveBlock['code']>(['binary', 'too_large', 'invalid_frontmatter']);
+  const hint = (b: MoveBlock) => (unparsable.has(b.code) ? ` Ask a person to fix ${b.path}, or propose the move with propose_to_inbox.` : '');
+  const shown = blocked.slice(0, 8).map((b) => `${b.path}: ${b.why}.${hint(b)}`);
   const more = blocked.length > shown.length ? ` And ${blocked.length - shown.length} more.` : '';
   return new VaultError(blocked[0].code, `Nothing was moved: moving ${from} to ${to} would break links the move cannot rewrite. ${shown.join(' ')}${more}`, {
     paths: [...new Set(blocked.map((b) => b.path))],
