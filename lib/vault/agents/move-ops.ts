@@ -12,6 +12,7 @@ import type { Vault } from '../vault';
 import { commitAs, folderOf, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
 import { moveNoteInputSchema, parseInput, type MoveNoteInput, type MoveNoteResult } from './contract';
 import { requireOpenSession, type OpenSession } from './sessions';
+import { withBom as withBomOf } from './write-shared';
 
 /** Characters a file name cannot have when links must still reach it: a wikilink ends its target at them. */
 const NOT_LINKABLE = /[#|^[\]]/;
@@ -103,7 +104,7 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
   // VAULT-FORMAT: Lucid sets `updated` on notes of its own types that it writes; a note not of its types gets no field.
   const today = formatDate(vault.clock());
   const stamped = (n: Note, text: string) => (n.lucidType ? editFrontmatter(text, { updated: today }).text : text);
-  const withBom = (n: Note | undefined, text: string) => (n?.bom ? `\uFEFF${text}` : text);
+  const withBom = (n: Note, text: string) => withBomOf(n, { text, frontmatter: {} }).text;
   const movedText = plan.texts.get(from) ?? note.text ?? '';
   const changes: FileChange[] = [
     // The moved note is stamped only when its links were rewritten: its bytes otherwise stay as they were.
