@@ -232,7 +232,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Write a note',
       description:
-        'Create a note, or change it whole, in one commit; for a small change use edit_note. create refuses a path that exists. A stale expected_hash is a conflict: nothing is overwritten and your version goes to the inbox. Invalid front matter is refused with the field and why; a write holding a secret goes to the inbox, masked.',
+        'Create a note, or change it whole, in one commit; for a small change use edit_note. create refuses a path that exists. A stale expected_hash is a conflict: your version goes to the inbox. Invalid front matter is refused with why; a secret goes to the inbox, masked. To delete a note, propose_to_inbox with action delete.',
       inputSchema: writeNoteInputSchema,
       outputSchema: writeNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -249,7 +249,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Edit part of a note',
       description:
-        'Change part of a note in one commit, every other byte kept: find_replace (literal, expected count), replace_section, insert before or after a heading, prepend, append. Prefer it to rewriting a note. A stale expected_hash sends your edit to the inbox.',
+        'Change part of a note in one commit, every other byte kept: find_replace (literal, expected count), replace_section, insert before or after a heading, prepend, append. Prefer it to rewriting a note. A stale expected_hash sends your edit to the inbox. To delete a note, propose_to_inbox with action delete.',
       inputSchema: editNoteInputSchema,
       outputSchema: writeNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -333,10 +333,10 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Move or rename a note',
       description:
-        'Move or rename a note in one commit, rewriting every link that reached it (wikilinks, embeds, markdown and front-matter links) so each link in the vault still leads where it did. Refused, nothing changed, if to exists or a linking note cannot be rewritten. To delete a note, propose_to_inbox with action delete.',
+        'Move or rename a note in one commit, rewriting every link that reached it (wikilinks, embeds, markdown and front-matter links) so each link still leads where it did; the changelog, a log, keeps its links as written. Refused, nothing changed, if to exists or a linking note cannot be rewritten. To delete, propose_to_inbox with action delete.',
       inputSchema: moveNoteInputSchema,
       outputSchema: moveNoteResultSchema,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     tool('move_note', async (args) => {
       use(args.session);

@@ -197,8 +197,12 @@ describe.skipIf(!haveFixtures)('edit_note on init-ed copies of the real vaults',
       expect(step.after).toBe(`${step.before}${breaks === 0 ? '\n\n' : breaks === 1 ? '\n' : ''}Appended.${breaks === 0 ? '' : '\n'}`);
 
       // write_note's append to a person's own note adds no `updated` (nor any other field).
+      // It is edit_note's append: every byte before it kept, trailing blank lines included.
       step = await editOnce('write_note', { path: note, mode: 'append', content: 'Appended by write_note.' });
-      expect(step.after).toBe(`${step.before.replace(/\n*$/, '')}\n\nAppended by write_note.\n`);
+      const tailBreaks = /\n*$/.exec(step.before)?.[0].length ?? 0;
+      expect(step.after).toBe(
+        `${step.before}${tailBreaks === 0 ? '\n\n' : tailBreaks === 1 ? '\n' : ''}Appended by write_note.${tailBreaks === 0 ? '' : '\n'}`,
+      );
 
       // A wrong count changes nothing: `#` is in each of the note's headings.
       const hashes = read(note).split('#').length - 1;

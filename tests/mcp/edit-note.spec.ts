@@ -187,6 +187,9 @@ describe('edit_note: refusals change nothing', () => {
     expect(await refusedEdit(tv, mcp, session, { path: 'notes/template.md', operation: 'append', content: 'x' })).toContain(
       'notes/template.md cannot be changed by an agent until a person fixes it',
     );
+    expect(await refusedEdit(tv, mcp, session, { path: 'notes/log.md', operation: 'prepend', content: '---\ntitle: [broken\n---' })).toMatch(
+      /Your edit breaks the front matter of notes\/log\.md: .* Nothing was changed\. Send an edit that keeps the front matter valid\./,
+    );
   });
 });
 
@@ -252,6 +255,55 @@ describe('edit_note: under the lock, stale hashes and secrets', () => {
     const inbox = tv.read(data.inbox_path);
     expect(inbox).not.toContain(token);
     expect(inbox).toContain('Push with ghp_…[masked].');
+  });
+
+  it("a person's uncommitted text never goes into the agent's proposal commit: a secret's proposal is composed on HEAD", async () => {
+    const { tv, mcp, session } = await setup();
+    const typed = PLAN.replace('Intro line.', 'Unsaved words of a person.');
+    tv.write('notes/plan.md', typed);
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
+    const result = await mcp.call('edit_note', { session, path: 'notes/plan.md', operation: 'append', content: `Push with ${token}.`, reason: 'push' });
+    const data = result.structuredContent as { status: string; inbox_path: string };
+    expect(data.status).toBe('possible_secret');
+    expect(tv.read('notes/plan.md')).toBe(typed);
+    const inbox = tv.git(['show', `HEAD:${data.inbox_path}`]);
+    expect(inbox).not.toContain('Unsaved words');
+    expect(inbox).toContain('Intro line.');
+    expect(fieldOf(inbox, 'base_blob')).toBe(tv.git(['rev-parse', 'HEAD:notes/plan.md']).trim());
+    // git grep exits 1 when no committed file holds the words.
+    expect(spawnSync('git', ['grep', '-q', 'Unsaved words', 'HEAD'], { cwd: tv.root }).status).toBe(1);
+  });
+
+  it('with an expected_hash Lucid never saw, the proposal is composed on HEAD, not on uncommitted text, and has no base_blob', async () => {
+    const { tv, mcp, session } = await setup();
+    const typed = PLAN.replace('Intro line.', 'Unsaved words of a person.');
+    tv.write('notes/plan.md', typed);
+    const stale = 'f'.repeat(64);
+    const edited = await mcp.call('edit_note', {
+      session,
+      path: 'notes/plan.md',
+      operation: 'append',
+      content: 'More.',
+      expected_hash: stale,
+      reason: 'more',
+    });
+    const data = edited.structuredContent as { status: string; inbox_path: string };
+    expect(data.status).toBe('conflict');
+    const inbox = tv.git(['show', `HEAD:${data.inbox_path}`]);
+    expect(inbox).toContain('More.');
+    expect(inbox).not.toContain('Unsaved words');
+    expect(inbox).not.toMatch(/^base_blob:/m);
+    const written = await mcp.call('write_note', {
+      session,
+      path: 'notes/plan.md',
+      mode: 'replace',
+      content: '# Plan\n\nNew.\n',
+      expected_hash: stale,
+      reason: 'r',
+    });
+    const proposal = written.structuredContent as { status: string; inbox_path: string };
+    expect(proposal.status).toBe('conflict');
+    expect(tv.git(['show', `HEAD:${proposal.inbox_path}`])).not.toMatch(/^base_blob:/m);
   });
 });
 

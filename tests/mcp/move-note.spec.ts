@@ -46,7 +46,11 @@ function isChangelog(layout: VaultLayout, p: string): boolean {
 /** The links of each text read so far, by the sha256 of its bytes (parsing markdown is slow; most notes do not change). */
 const parsedLinks = new Map<string, ParsedLink[]>();
 
-/** Every link of every note (the changelog left out), resolved on the files as they are on disk. */
+/**
+ * Every link of every note, resolved on the files as they are on disk: the one exception is the
+ * changelog, a log that keeps its lines' links as written (`update [[from]]` names the path then),
+ * which moveOnce checks is left byte for byte as it was.
+ */
 function resolveAll(root: string, layout: VaultLayout): Map<string, Resolved[]> {
   const files = listFiles(root);
   const resolver = createLinkResolver(files);
@@ -164,7 +168,8 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
         const moveOnce = async (from: string, to: string, why: string) => {
           const before = resolveAll(root, layout);
           const commits = Number(git('rev-list', '--count', 'HEAD').trim());
-          const lines = changelogOf(root, layout).length;
+          const linesBefore = changelogOf(root, layout);
+          const lines = linesBefore.length;
           const result = await mcp.call('move_note', { session, from, to, reason: why });
           const moved = ok<{
             from: string;
@@ -198,6 +203,8 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
           const newLines = changelogOf(root, layout);
           expect(newLines).toHaveLength(lines + 1);
           expect(newLines[0]).toContain(`update [[${to.replace(/\.md$/, '')}]]`);
+          // The changelog is a log: its earlier lines, links to the old path included, stay as written.
+          expect(newLines.slice(1)).toEqual(linesBefore);
           expect(newLines[0]).toContain(`moved from ${from}`);
           expect(newLines[0]).toContain(`^${moved.edit_id}`);
           expect(git('status', '--porcelain')).toBe('');
@@ -233,7 +240,8 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
         await moveOnce(first[0], firstTo, 'gather the most linked notes');
 
         // 2. The next one is renamed in its folder (a space in the new name: markdown links get it encoded).
-        if (second) {
+        expect(second, 'a second linked note to rename').toBeDefined();
+        {
           const dir = path.posix.dirname(second[0]);
           const renamed = `${dir === '.' ? '' : `${dir}/`}${path.posix.basename(second[0], '.md')} renamed.md`;
           const { moved } = await moveOnce(second[0], renamed, 'a clearer name');
@@ -243,14 +251,22 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
         // 3. A third note takes the first one's name at the vault root: bare links to the first would now reach it, so they are rewritten.
         const third = candidates(resolveAll(root, layout)).find(([p]) => p !== firstTo && !p.startsWith('moved by agent/'));
         const rootTaken = listFiles(root).some((p) => p.toLowerCase() === firstName.toLowerCase());
-        if (third && !rootTaken) {
+        expect(third, 'a third linked note').toBeDefined();
+        expect(rootTaken, `${firstName} free at the vault root`).toBe(false);
+        {
+          // The case is built, not hoped for: the owner writes a bare link to the first note.
+          const bareName = path.posix.basename(firstName, '.md');
+          fs.writeFileSync(path.join(root, 'bare link to the first.md'), `# Bare\n\nSee [[${bareName}]].\n`);
+          git('add', '--', 'bare link to the first.md');
+          git('commit', '-q', '-m', 'a bare link');
           const bareToFirst = [...resolveAll(root, layout)].flatMap(([file, list]) =>
             list
               .filter((l) => l.resolved === firstTo && l.kind !== 'markdown' && !l.raw.includes('/') && !/^!?\[\[#/.test(l.raw))
               .map((l) => `${file}: ${l.raw}`),
           );
-          const { moved } = await moveOnce(third[0], firstName, 'take over the name');
-          if (bareToFirst.length > 0) expect(moved.message).toMatch(/led to other notes the new name would have taken over/);
+          const { moved } = await moveOnce((third as [string, unknown])[0], firstName, 'take over the name');
+          expect(bareToFirst, 'bare links to the first note').toContain(`bare link to the first.md: [[${bareName}]]`);
+          expect(moved.message).toMatch(/led to other notes the new name would have taken over/);
         }
 
         // Refusals: nothing changes (files, HEAD, changelog).
@@ -366,6 +382,26 @@ describe('move_note on a small vault', () => {
     expect(tv.git(['status', '--porcelain'])).toBe('');
   });
 
+  it("stamps updated on the notes of Lucid's types whose links it rewrites, no field on a person's note, and leaves the changelog's links as written", async () => {
+    const { tv, mcp } = await openWithMcp(lists, MCP_VAULT_FILES);
+    const session = await started(mcp);
+    const handbook = tv.read('notes/handbook.md');
+    const postgres = tv.read('decisions/atlas-use-postgres.md');
+    expect(postgres).not.toMatch(/^updated:/m);
+    ok(await mcp.call('write_note', { session, path: 'projects/atlas.md', mode: 'append', content: 'More.', reason: 'more' }));
+    const logged = tv.read('changelog.md');
+    expect(logged).toContain('[[projects/atlas]]');
+    ok(await mcp.call('move_note', { session, from: 'projects/atlas.md', to: 'projects/atlas-billing.md', reason: 'renamed' }));
+    const today = /^updated: (\d{4}-\d{2}-\d{2})$/m.exec(tv.read('decisions/atlas-use-postgres.md'))?.[1];
+    expect(today).toBeDefined();
+    expect(tv.read('decisions/atlas-use-postgres.md')).toBe(
+      postgres.replace('[[projects/atlas]]', '[[projects/atlas-billing]]').replace('status: accepted\n', `status: accepted\nupdated: ${today}\n`),
+    );
+    expect(tv.read('notes/handbook.md')).toBe(handbook.replace('[[projects/atlas]]', '[[projects/atlas-billing]]'));
+    // The changelog is a log: the earlier line still names the path the note had then.
+    expect(tv.read('changelog.md').endsWith(logged.slice(logged.indexOf('\n- ')))).toBe(true);
+  });
+
   it('keeps a byte-order mark and CRLF line breaks, in the moved note and in a linking note, and every other byte', async () => {
     const note = '\uFEFF---\r\ntitle: Ledger\r\n---\r\n\r\n# Ledger\r\n\r\nSee [[handbook]].\r\n';
     const linker = '\uFEFF# Index\r\n\r\n- [[ledger|The ledger]]\r\n- [ledger](ledger.md#Ledger)\r\n';
@@ -400,6 +436,35 @@ describe('move_note on a small vault', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/inbox\/.+\.md is a proposal about notes\/handbook\.md waiting in the inbox/);
     expect(vaultState(tv.root)).toEqual(pending);
+    // A proposal about the path the note would move to stops the move too.
+    ok(await mcp.call('propose_to_inbox', { session, target: 'notes/ledger.md', action: 'create', content: '# Ledger\n', reason: 'a ledger' }));
+    const waiting = vaultState(tv.root);
+    const onto = await mcp.call('move_note', { session, from: 'archive/atlas.md', to: 'notes/ledger.md', reason: 'renamed' });
+    expect(onto.isError).toBe(true);
+    expect(textOf(onto)).toMatch(/inbox\/.+\.md is a proposal about notes\/ledger\.md waiting in the inbox/);
+    expect(vaultState(tv.root)).toEqual(waiting);
+  });
+
+  it('refuses a move a linking note with broken front matter would block, saying how to recover', async () => {
+    const { tv, mcp } = await openWithMcp(lists, { ...MCP_VAULT_FILES, 'notes/broken.md': '---\ntitle: [broken\n---\nSee [[handbook]].\n' });
+    const session = await started(mcp);
+    const before = vaultState(tv.root);
+    const result = await mcp.call('move_note', { session, from: 'notes/handbook.md', to: 'notes/how-we-work.md', reason: 'renamed' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /notes\/broken\.md: it links to a note the move changes, but its front matter cannot be parsed .*\. Ask a person to fix notes\/broken\.md, or propose the move with propose_to_inbox\./,
+    );
+    expect(vaultState(tv.root)).toEqual(before);
+  });
+
+  it('refuses a move a binary .md (a NUL byte) naming the note would block, naming it', async () => {
+    const { tv, mcp } = await openWithMcp(lists, { ...MCP_VAULT_FILES, 'notes/blob.md': 'See [[handbook]].\n\u0000\u0000\n' });
+    const session = await started(mcp);
+    const before = vaultState(tv.root);
+    const result = await mcp.call('move_note', { session, from: 'notes/handbook.md', to: 'notes/how-we-work.md', reason: 'renamed' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/notes\/blob\.md: Lucid cannot parse it .* and it names "handbook"/);
+    expect(vaultState(tv.root)).toEqual(before);
   });
 
   it('refuses a path that differs only in case, the same path, and a missing session', async () => {

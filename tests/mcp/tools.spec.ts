@@ -93,6 +93,11 @@ describe('the MCP server: tools, instructions and prompt', () => {
       const reader = tool.name === 'search_notes' || tool.name === 'read_note';
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(reader);
     }
+    // Deleting goes through the inbox: every tool that changes a note says so; move_note deletes `from`.
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of ['write_note', 'edit_note', 'move_note']) expect(byName.get(name)?.description, name).toMatch(/propose_to_inbox with action delete/);
+    expect(byName.get('move_note')?.annotations?.destructiveHint).toBe(true);
+    expect(byName.get('move_note')?.description).toMatch(/changelog, a log, keeps its links as written/);
   });
 
   it('sends the memory protocol as its instructions and as the memory_protocol prompt', async () => {

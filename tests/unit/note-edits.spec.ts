@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { editNoteInputSchema, parseInput } from '../../lib/vault/agents/contract';
 import { VaultError } from '../../lib/vault/errors';
 import { parseHeadings } from '../../lib/vault/notes/headings';
+import { appendToText } from '../../lib/vault/agents/write-ops';
 import { applyNoteEdit, type NoteEdit } from '../../lib/vault/notes/note-edits';
 
 const PATH = 'notes/plan.md';
@@ -49,6 +50,25 @@ describe('parseHeadings', () => {
 
   it('counts the lines of a fenced code block but finds no heading in it', () => {
     expect(parseHeadings('```sh\n# not a heading\n```\n## Real\n')).toEqual([{ level: 2, text: 'Real', offset: 26, end: 33, line: 3 }]);
+  });
+});
+
+describe('headings inside comments', () => {
+  it('finds no heading inside a %% comment or an HTML comment, a fence inside a comment stays text', () => {
+    expect(parseHeadings('## A\n%%\n## Hidden\n%%\n<!--\n## Also hidden\n-->\n## B\n').map((h) => h.text)).toEqual(['A', 'B']);
+    expect(parseHeadings('`%%`\n## Shown\n`%%`\n').map((h) => h.text)).toEqual(['Shown']);
+  });
+
+  it('replace_section runs over a heading inside a %% comment instead of cutting the comment in two', () => {
+    const text = '## Notes\nKeep this.\n%%\n## Draft\nhidden\n%%\nVisible tail.\n## Next\n';
+    expect(edit(text, { operation: 'replace_section', heading: '## Notes', content: 'New.' }).text).toBe('## Notes\nNew.\n## Next\n');
+  });
+
+  it('a heading repeated inside a comment is not a duplicate, and insert_before_heading lands outside the comment', () => {
+    const text = '## Status\nok\n<!--\n## Status\n-->\n## End\n';
+    expect(edit(text, { operation: 'insert_before_heading', heading: '## Status', content: 'Top.' }).text).toBe(`Top.\n${text}`);
+    const hiddenOnly = '## A\n%%\n## Target\n%%\n';
+    expect(refusal(hiddenOnly, { operation: 'insert_after_heading', heading: '## Target', content: 'x' }).code).toBe('not_found');
   });
 });
 
@@ -204,6 +224,16 @@ describe('prepend and append', () => {
 
   it('refuses blank content', () => {
     expect(refusal(NOTE, { operation: 'append', content: '  \n' }).details).toMatchObject({ field: 'content' });
+  });
+});
+
+describe("write_note's append and the inbox's are edit_note's", () => {
+  it('keeps trailing blank lines, a missing final line break and the line ending of the first line', () => {
+    for (const text of ['Text\n\n\n', 'Text', 'Text\n', '# A\r\nx\r\n', '# A\nx\r\n', '']) {
+      expect(appendToText(text, 'X')).toBe(text === '' ? 'X\n' : edit(text, { operation: 'append', content: 'X' }).text);
+    }
+    expect(appendToText('Text\n\n\n', 'X')).toBe('Text\n\n\nX\n');
+    expect(appendToText('# A\nx\r\n', 'X')).toBe('# A\nx\r\n\nX\n');
   });
 });
 

@@ -10,7 +10,7 @@ import type { Vault } from '../vault';
 import type { ComposedText } from '../write/edit-types';
 import { commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence, versionWithHash } from './common';
 import { editNoteInputSchema, parseInput, type EditNoteInput, type EditNoteResult } from './contract';
-import { agentWriteTarget, fileConflict, proposeSecret, secretToInbox, withBom } from './write-shared';
+import { agentWriteTarget, asCommitted, committedVersion, fileConflict, neverCommitted, proposeSecret, secretToInbox, withBom } from './write-shared';
 
 /**
  * A note's text after an edit, with `updated` set when the note is one of Lucid's types (and no
@@ -25,7 +25,10 @@ function composeEdit(vault: Vault, path: string, text: string, edit: NoteEdit, p
   const known = result.bodyOnly ? (parsed ?? parseFrontmatter(text)) : parseFrontmatter(result.text);
   if (!known.ok) {
     const whose = result.bodyOnly ? `${path} has front matter that does not parse` : `Your edit breaks the front matter of ${path}`;
-    throw new VaultError('invalid_frontmatter', `${whose}: ${known.error} Nothing was changed.`, { path });
+    const recover = result.bodyOnly
+      ? ` A person must fix its front matter; until then, send your change through propose_to_inbox.`
+      : ' Send an edit that keeps the front matter valid.';
+    throw new VaultError('invalid_frontmatter', `${whose}: ${known.error} Nothing was changed.${recover}`, { path });
   }
   if (!isLucidType(known.data.type)) return { text: result.text, frontmatter: known.data };
   if (!result.bodyOnly) {
@@ -101,6 +104,9 @@ export async function editNote(vault: Vault, given: EditNoteInput): Promise<Edit
     const current = await readIfExists(vault, path);
     if (!current) throw missing();
     assertAgentWritable(current);
+    // The proposal is a commit by the agent: composed on a committed version, never on a person's uncommitted text.
+    const base = await committedVersion(vault, path, input.expected_hash);
+    if (!base) throw neverCommitted(path);
     const masked = {
       ...edit,
       ...(edit.content !== undefined ? { content: maskedContent.text } : {}),
@@ -112,9 +118,9 @@ export async function editNote(vault: Vault, given: EditNoteInput): Promise<Edit
       {
         target: path,
         action: 'update',
-        content: composeFile(vault, path, { text: current.text ?? '', bom: current.bom }, masked).text,
+        content: composeFile(vault, path, base, masked).text,
         reason,
-        current,
+        current: asCommitted(current, base),
         secrets,
       },
       `your ${maskedContent.findings.length > 0 ? 'content' : 'replace'} held what looks like ${describeSecrets(secrets)}`,
@@ -155,7 +161,7 @@ export async function editNote(vault: Vault, given: EditNoteInput): Promise<Edit
         path,
         reason,
         refused,
-        propose: (now) => ({ action: 'update', content: now ? composeFile(vault, path, { text: now.text ?? '', bom: now.bom }, edit).text : '' }),
+        propose: (now) => ({ action: 'update', content: now ? composeFile(vault, path, now, edit).text : '' }),
       });
     }
     if (!isVaultError(error, 'conflict') || input.expected_hash === undefined) throw error;
@@ -178,8 +184,12 @@ async function staleEdit(
   if (!current) throw new VaultError('not_found', `${path} was deleted since you read it; nothing was written.`, { field: 'path' });
   assertAgentWritable(current);
   const basedOn = await versionWithHash(vault, path, expectedHash);
-  const onCurrent = { text: current.text ?? '', bom: current.bom };
-  const bases = basedOn !== null ? [{ text: basedOn.replace(/^\uFEFF/, ''), bom: basedOn.startsWith('\uFEFF') }, onCurrent] : [onCurrent];
+  // The fallback is the version at HEAD, not the disk's: a person's uncommitted text must not go into the agent's proposal commit.
+  const head = await committedVersion(vault, path);
+  const asVersion = (raw: string) => ({ text: raw.replace(/^\uFEFF/, ''), bom: raw.startsWith('\uFEFF') });
+  const bases: { text: string; bom: boolean; basedOn: string | null }[] = [];
+  if (basedOn !== null) bases.push({ ...asVersion(basedOn), basedOn });
+  if (head) bases.push({ ...asVersion(head.raw), basedOn: null });
   let failure: unknown = null;
   for (const base of bases) {
     let proposed: string;
@@ -197,9 +207,10 @@ async function staleEdit(
       reason: input.reason,
       action: 'update',
       proposed,
-      basedOn: base === onCurrent ? null : basedOn,
+      basedOn: base.basedOn,
     });
   }
+  if (failure === null) throw neverCommitted(path);
   throw new VaultError(
     'conflict',
     `${path} changed since you read it (expected hash ${expectedHash.slice(0, 12)}…, now ${current.hash.slice(0, 12)}…), and your edit does not apply to it: ${(failure as Error).message} Nothing was written and nothing went to the inbox. read_note ${path} again and redo your edit on the current version (hash ${current.hash}).`,

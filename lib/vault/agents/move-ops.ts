@@ -1,5 +1,7 @@
 import { isChangelogPath } from '../config';
 import { VaultError, isVaultError } from '../errors';
+import { formatDate } from '../ids';
+import { editFrontmatter } from '../notes/frontmatter';
 import { planMove, type MoveBlock, type PlanNote } from '../notes/move-plan';
 import { assertAgentWritable, type Note } from '../notes/note';
 import { foldName, normalizeNotePath } from '../notes/paths';
@@ -10,6 +12,7 @@ import type { Vault } from '../vault';
 import { commitAs, folderOf, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
 import { moveNoteInputSchema, parseInput, type MoveNoteInput, type MoveNoteResult } from './contract';
 import { requireOpenSession, type OpenSession } from './sessions';
+import { withBom as withBomOf } from './write-shared';
 
 /** Characters a file name cannot have when links must still reach it: a wikilink ends its target at them. */
 const NOT_LINKABLE = /[#|^[\]]/;
@@ -70,12 +73,22 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
 
   const files = await vault.listFiles();
   const notes = await vault.listNotes(files);
-  const pending = notes.filter((n) => isUnderFolded(n.path, vault.layout.inbox) && n.frontmatter.target === from).map((n) => n.path);
+  const proposals = notes.filter((n) => isUnderFolded(n.path, vault.layout.inbox));
+  const pending = proposals.filter((n) => n.frontmatter.target === from).map((n) => n.path);
   if (pending.length > 0) {
     throw new VaultError(
       'conflict',
       `${pending.join(', ')} ${pending.length === 1 ? 'is a proposal' : 'are proposals'} about ${from} waiting in the inbox; moving the note would leave ${pending.length === 1 ? 'it' : 'them'} pointing at nothing. Move it after a person accepts or rejects ${pending.length === 1 ? 'it' : 'them'}.`,
       { field: 'from', paths: pending },
+    );
+  }
+  // A proposal to create or change a note at `to`, once accepted, would land on the moved note.
+  const waiting = proposals.filter((n) => n.frontmatter.target === to).map((n) => n.path);
+  if (waiting.length > 0) {
+    throw new VaultError(
+      'conflict',
+      `${waiting.join(', ')} ${waiting.length === 1 ? 'is a proposal' : 'are proposals'} about ${to} waiting in the inbox; a note moved there would be what ${waiting.length === 1 ? 'it' : 'they'} change once accepted. Choose another path, or move it after a person accepts or rejects ${waiting.length === 1 ? 'it' : 'them'}.`,
+      { field: 'to', paths: waiting },
     );
   }
   const linking = notes.filter((n) => !isChangelogPath(vault.layout, n.path));
@@ -88,13 +101,18 @@ export async function moveNote(vault: Vault, given: MoveNoteInput): Promise<Move
   }
   if (plan.blocked.length > 0) throw blockedError(from, to, plan.blocked);
 
-  const withBom = (n: Note | undefined, text: string) => (n?.bom ? `\uFEFF${text}` : text);
+  // VAULT-FORMAT: Lucid sets `updated` on notes of its own types that it writes; a note not of its types gets no field.
+  const today = formatDate(vault.clock());
+  const stamped = (n: Note, text: string) => (n.lucidType ? editFrontmatter(text, { updated: today }).text : text);
+  const withBom = (n: Note, text: string) => withBomOf(n, { text, frontmatter: {} }).text;
+  const movedText = plan.texts.get(from) ?? note.text ?? '';
   const changes: FileChange[] = [
-    { path: to, content: withBom(note, plan.texts.get(from) ?? note.text ?? ''), expectedHash: null },
+    // The moved note is stamped only when its links were rewritten: its bytes otherwise stay as they were.
+    { path: to, content: withBom(note, movedText === note.text ? movedText : stamped(note, movedText)), expectedHash: null },
     { path: from, content: null, expectedHash: note.hash },
     ...rewritten.map((path) => {
       const linker = byPath.get(path) as Note;
-      return { path, content: withBom(linker, plan.texts.get(path) as string), expectedHash: linker.hash };
+      return { path, content: withBom(linker, stamped(linker, plan.texts.get(path) as string)), expectedHash: linker.hash };
     }),
   ];
   const reason = safeReason(input.reason);
@@ -181,14 +199,16 @@ function assertMovable(vault: Vault, session: OpenSession, path: string, field: 
 }
 
 /**
- * The notes as the planner reads them. A note Lucid could not decode is read again as lossy text,
+ * The notes as the planner reads them. A note Lucid could not decode (invalid UTF-8, or binary: a NUL
+ * byte) is read again as lossy text,
  * only to see whether it names the moved note (then the move is refused rather than break its link).
  */
 async function planNotes(vault: Vault, notes: readonly Note[]): Promise<PlanNote[]> {
   const out: PlanNote[] = [];
   for (const n of notes) {
     let text = n.text;
-    if (text === null && n.problem === 'invalid_utf8') text = (await vault.readFileBytes(n.path).catch(() => null))?.toString('utf8') ?? null;
+    if (text === null && (n.problem === 'invalid_utf8' || n.problem === 'binary'))
+      text = (await vault.readFileBytes(n.path).catch(() => null))?.toString('utf8') ?? null;
     out.push({ path: n.path, text, links: n.links, problem: n.problem, problemMessage: n.problemMessage });
   }
   return out;
@@ -220,7 +240,9 @@ function unwritable(vault: Vault, session: OpenSession, note: Note | undefined):
 
 /** The refusal naming every note that stops the move (at most eight), and why. */
 function blockedError(from: string, to: string, blocked: readonly MoveBlock[]): VaultError {
-  const shown = blocked.slice(0, 8).map((b) => `${b.path}: ${b.why}.`);
+  const unparsable = new Set<MoveBlock['code']>(['binary', 'too_large', 'invalid_frontmatter']);
+  const hint = (b: MoveBlock) => (unparsable.has(b.code) ? ` Ask a person to fix ${b.path}, or propose the move with propose_to_inbox.` : '');
+  const shown = blocked.slice(0, 8).map((b) => `${b.path}: ${b.why}.${hint(b)}`);
   const more = blocked.length > shown.length ? ` And ${blocked.length - shown.length} more.` : '';
   return new VaultError(blocked[0].code, `Nothing was moved: moving ${from} to ${to} would break links the move cannot rewrite. ${shown.join(' ')}${more}`, {
     paths: [...new Set(blocked.map((b) => b.path))],

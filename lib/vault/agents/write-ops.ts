@@ -1,7 +1,7 @@
 import { VaultError, isVaultError } from '../errors';
 import { editFrontmatter, parseFrontmatter, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { formatDate, formatTime } from '../ids';
-import { trailingLineBreaksStart } from '../text';
+import { appendToNote } from '../notes/note-edits';
 import { isLucidType } from '../notes/schema';
 import { MASK } from '../write/secret-rules';
 import { describeSecrets, maskSecrets, refusedSecret, type SecretFinding } from '../write/secrets';
@@ -11,7 +11,17 @@ import { assertAgentWritable, type Note } from '../notes/note';
 import type { ComposedText, EditRequest } from '../write/edit-types';
 import { commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence, versionWithHash } from './common';
 import { parseInput, writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract';
-import { agentWriteTarget, alreadyExists, fileConflict, proposeSecret, secretToInbox, withBom } from './write-shared';
+import {
+  agentWriteTarget,
+  alreadyExists,
+  asCommitted,
+  committedVersion,
+  fileConflict,
+  neverCommitted,
+  proposeSecret,
+  secretToInbox,
+  withBom,
+} from './write-shared';
 
 /** The properties to set, with null (remove it) as undefined, which is how setFrontmatterFields removes one. */
 function withRemovals(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
@@ -51,12 +61,13 @@ function maskFields(fields: Record<string, unknown> | undefined): { fields: Reco
   return { fields: out, findings };
 }
 
-/** Appends a section at the end of a note's text, after one blank line (an accepted inbox append joins the same way). */
+/**
+ * Appends a section at the end of a note's text as edit_note's append does (one implementation,
+ * appendToNote): after one blank line, in the note's line ending, every byte already there kept.
+ * An accepted inbox append joins the same way.
+ */
 export function appendToText(text: string, section: string): string {
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  let body = section.replace(/^(\r?\n)+/, '').replace(/\r?\n/g, '\n');
-  if (!body.endsWith('\n')) body += '\n';
-  return `${text.slice(0, trailingLineBreaksStart(text))}${eol}${eol}${eol === '\n' ? body : body.replace(/\n/g, '\r\n')}`;
+  return appendToNote(text, section);
 }
 
 /**
@@ -143,13 +154,16 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
     const current = await readIfExists(vault, path);
     if (current && mode === 'create') throw alreadyExists(current);
     if (current) assertAgentWritable(current);
+    // The proposal is a commit by the agent: composed on a committed version, never on a person's uncommitted text.
+    const base = current ? await committedVersion(vault, path, input.expected_hash) : null;
+    if (current && !base) throw neverCommitted(path);
     const action = mode === 'append' ? 'append' : current ? 'update' : 'create';
     const proposed =
-      mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, current?.text ?? null, maskedContent.text, maskedFields.fields).text;
+      mode === 'append' ? (maskedContent.text ?? '') : composeWrite(vault, mode, base?.text ?? null, maskedContent.text, maskedFields.fields).text;
     return proposeSecret(
       vault,
       session,
-      { target: path, action, content: proposed, reason, current, secrets },
+      { target: path, action, content: proposed, reason, current: current && base ? asCommitted(current, base) : null, secrets },
       `your ${maskedContent.findings.length > 0 ? 'content' : 'fields'} held what looks like ${describeSecrets(secrets)}`,
     );
   }
@@ -235,7 +249,10 @@ async function conflictToInbox(
 ): Promise<WriteNoteResult> {
   const { path, mode, current } = input;
   const basedOn = input.expectedHash ? await versionWithHash(vault, path, input.expectedHash) : null;
-  const base = mode === 'set_fields' && basedOn !== null ? basedOn : (current.text ?? '');
+  // Fields are set on the version the agent read, else on HEAD's: never on the disk's, which may hold a person's uncommitted text.
+  const head = mode === 'set_fields' && basedOn === null ? await committedVersion(vault, path) : null;
+  if (mode === 'set_fields' && basedOn === null && !head) throw neverCommitted(path);
+  const base = basedOn ?? head?.raw ?? '';
   return fileConflict(vault, session, {
     path,
     current,

@@ -6,7 +6,9 @@ import type { Vault } from '../vault';
 import type { ComposedText } from '../write/edit-types';
 import type { Note } from '../notes/note';
 import type { ProposalAction } from '../notes/schema';
-import { blobOfNote, blobOfText, folderOf, readIfExists } from './common';
+import { showFile } from '../git/repo';
+import { hashBytes } from '../notes/frontmatter';
+import { blobOfText, folderOf, readIfExists, versionWithHash } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
 import { INBOX_FLAGS, type WriteNoteResult } from './contract';
 
@@ -32,6 +34,43 @@ export function agentWriteTarget(vault: Vault, given: string): string {
 /** The note's text as written back: its byte-order mark, if it had one, kept. */
 export function withBom(note: { bom: boolean } | null, composed: ComposedText): ComposedText {
   return note?.bom && !composed.text.startsWith('\uFEFF') ? { ...composed, text: `\uFEFF${composed.text}` } : composed;
+}
+
+/** A committed version of a note: its text without the byte-order mark, and whether it had one. */
+export interface CommittedVersion {
+  text: string;
+  bom: boolean;
+  /** The file's bytes as committed, BOM included: what a proposal's base_blob names. */
+  raw: string;
+}
+
+/**
+ * The committed version of `path` an agent's proposal is composed on: the one its `expectedHash`
+ * names when Lucid still has it, else the one at HEAD; null when the note was never committed.
+ * Never the file on disk: a person's uncommitted text there must not go into a commit by an agent
+ * (filing a proposal is such a commit).
+ */
+export async function committedVersion(vault: Vault, path: string, expectedHash?: string): Promise<CommittedVersion | null> {
+  const raw = (expectedHash ? await versionWithHash(vault, path, expectedHash) : null) ?? (await showFile(vault.repo, 'HEAD', path));
+  if (raw === null) return null;
+  return { text: raw.replace(/^\uFEFF/, ''), bom: raw.startsWith('\uFEFF'), raw };
+}
+
+/**
+ * The note as a proposal composed on `base` sees it: the committed text instead of the disk's, so
+ * the proposal's base_blob (fileSecretProposal takes it from the note) names that version.
+ */
+export function asCommitted(note: Note, base: CommittedVersion): Note {
+  return { ...note, text: base.text, bom: base.bom, hash: hashBytes(Buffer.from(base.raw, 'utf8')) };
+}
+
+/** The refusal of a proposal whose note has no committed version: only a person's uncommitted text to compose on. */
+export function neverCommitted(path: string): VaultError {
+  return new VaultError(
+    'conflict',
+    `${path} has never been committed: its text is a person's, not yet saved in git, and Lucid does not put it into a commit of yours. Nothing was written and nothing went to the inbox. Ask a person to commit ${path}, or write without the secret.`,
+    { path },
+  );
 }
 
 /**
@@ -65,7 +104,9 @@ export async function fileConflict(
     content: input.proposed,
     reason: input.reason,
     flag: INBOX_FLAGS.conflict,
-    baseBlob: basedOn ?? blobOfNote(current),
+    // Only the version the agent's expected_hash named. Unknown, base_blob is left out: the note's
+    // current blob would make the inbox's accept see "unchanged" and apply the stale version blindly.
+    ...(basedOn !== null ? { baseBlob: basedOn } : {}),
     explanation: `${why}, so Lucid did not overwrite it. This is ${session.actor}'s version${basedOn ? ', based on the earlier version recorded as base_blob' : ''}: compare it with the note as it is now and merge what is right.`,
   });
   return {
@@ -112,12 +153,15 @@ export async function secretToInbox(
     path: string;
     reason: string;
     refused: NonNullable<ReturnType<typeof refusedSecret>>;
-    propose: (current: Note | null) => { action: ProposalAction; content: string };
+    propose: (committed: CommittedVersion | null) => { action: ProposalAction; content: string };
   },
 ): Promise<WriteNoteResult> {
   const { path, refused } = input;
   const current = await readIfExists(vault, path);
-  const { action, content } = input.propose(current);
+  // Composed on the committed version, never on the disk's, which may hold a person's uncommitted text (and here its secret).
+  const committed = current ? await committedVersion(vault, path) : null;
+  if (current && !committed) throw neverCommitted(path);
+  const { action, content } = input.propose(committed);
   const proposed = refused.mask(content);
   const kinds = describeSecrets(refused.findings);
   if (refused.where === 'edit') {
@@ -129,7 +173,7 @@ export async function secretToInbox(
         action,
         content: proposed,
         reason: input.reason,
-        current,
+        current: current && committed ? asCommitted(current, committed) : null,
         secrets: refused.findings,
         also: 'The secret was completed by the lines already in the note next to the change.',
       },
@@ -142,7 +186,7 @@ export async function secretToInbox(
     content: proposed,
     reason: input.reason,
     flag: INBOX_FLAGS.conflict,
-    baseBlob: current ? blobOfNote(current) : undefined,
+    baseBlob: committed ? blobOfText(committed.raw) : undefined,
     explanation: `${refused.path} has uncommitted changes, made outside Lucid, that hold what looks like ${kinds}. Lucid never commits secrets, so it neither saved those changes nor wrote ${session.actor}'s change over them. This is ${session.actor}'s change: remove the secret from the note (keep it in a secret manager), then apply it.`,
   });
   return {

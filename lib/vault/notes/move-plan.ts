@@ -1,6 +1,6 @@
 import type { VaultErrorCode } from '../errors';
 import { parseFrontmatter } from './frontmatter';
-import { createLinkResolver } from './link-resolver';
+import { baseName, createLinkResolver, dirName, joinPath } from './link-resolver';
 import { applyEdits, frontmatterStrings, relativeLinkPath, rewriteFrontmatterLinks, rewriteMarkdownLink, rewriteWikilink, type TextEdit } from './link-rewrite';
 import { findWikilinks, isExternalTarget, locateBodyLinks, parseLinks, type LinkKind, type LinkResolver, type ParsedLink } from './links';
 
@@ -352,12 +352,12 @@ function wikiTarget(ctx: Context, written: string, source: string, kind: LinkKin
 function markdownTarget(ctx: Context, written: string, before: string, source: string, was: string, want: string): string | null {
   const full = withExtensionAsWritten(written, want);
   const name = full.slice(full.lastIndexOf('/') + 1);
-  let relative = relativeLinkPath(dirOf(source), full);
+  let relative = relativeLinkPath(dirName(source), full);
   if (written.startsWith('./') && !relative.startsWith('../')) relative = `./${relative}`;
   const rooted = `/${full}`;
   let candidates: string[];
   if (written.startsWith('/')) candidates = [rooted, relative];
-  else if (sameFile(joinSegments(dirOf(before), written), was)) candidates = [relative, rooted];
+  else if (sameFile(joinPath(dirName(before), written), was)) candidates = [relative, rooted];
   else if (written.includes('/')) candidates = [full, relative, rooted];
   else candidates = [name, relative, rooted];
   for (const candidate of candidates) {
@@ -370,26 +370,13 @@ function markdownTarget(ctx: Context, written: string, before: string, source: s
 
 /** A bare file name is written only when no other file has it, or the file is in the linking note's folder. */
 function bareNameIsSafe(ctx: Context, want: string, source: string): boolean {
-  return (ctx.nameCounts.get(baseOf(want).toLowerCase()) ?? 0) <= 1 || dirOf(want) === dirOf(source);
+  return (ctx.nameCounts.get(baseName(want).toLowerCase()) ?? 0) <= 1 || dirName(want) === dirName(source);
 }
 
 /** `want` with `.md` dropped unless the link wrote it (`[[note.md]]`) or the file is not a note. */
 function withExtensionAsWritten(written: string, want: string): string {
   const isNote = want.toLowerCase().endsWith('.md');
   return isNote && !written.toLowerCase().endsWith('.md') ? want.slice(0, -3) : want;
-}
-
-/** `dir` joined with a relative path, `.` and `..` resolved; null when it climbs above the root. */
-function joinSegments(dir: string, relative: string): string | null {
-  const out: string[] = [];
-  for (const segment of `${dir}/${relative}`.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out.join('/');
 }
 
 function sameFile(joined: string | null, path: string): boolean {
@@ -399,17 +386,8 @@ function sameFile(joined: string | null, path: string): boolean {
   return a === b || `${a}.md` === b;
 }
 
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
-
-function baseOf(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
 function nameOf(path: string): string {
-  return baseOf(path).replace(/\.md$/i, '');
+  return baseName(path).replace(/\.md$/i, '');
 }
 
 /** A link target's or a path's file name as name lookups compare it: lowercased, without `.md`. */
@@ -420,7 +398,7 @@ function nameKey(target: string): string {
 function countNames(files: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const file of files) {
-    const key = baseOf(file).toLowerCase();
+    const key = baseName(file).toLowerCase();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;

@@ -197,6 +197,17 @@ function appendText(text: string, eol: '\n' | '\r\n', content: string): { text: 
 }
 
 /**
+ * The append of edit_note on a whole note's text (front matter included), as write_note's append
+ * and an accepted inbox append use it: `content` after the last line, one blank line between, in
+ * the note's line ending; every byte already there kept, the final line break as it was. Content
+ * with no text leaves `text` as it is.
+ */
+export function appendToNote(text: string, content: string): string {
+  if (content.trim() === '') return text;
+  return appendText(text, splitNote(text).eol, content).text;
+}
+
+/**
  * Applies one edit to a note's text (without its byte-order mark) and returns the new text; the
  * bytes outside the edited range are kept. find_replace replaces `find` literally, and only when it
  * occurs exactly `expectedReplacements` times (default 1); the heading operations find their
