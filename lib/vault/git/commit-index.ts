@@ -318,7 +318,9 @@ export class CommitIndex {
       const ranges = query.folders.map(() => '(path >= ? AND path < ?)');
       where.push(ranges.length ? `c.seq IN (SELECT seq FROM commit_paths WHERE ${ranges.join(' OR ')})` : '0');
       for (const folder of query.folders) {
-        const prefix = `${folder.replace(/\/+$/, '')}/`;
+        let end = folder.length;
+        while (end > 0 && folder[end - 1] === '/') end -= 1;
+        const prefix = `${folder.slice(0, end)}/`;
         args.push(prefix, `${prefix.slice(0, -1)}0`);
       }
     }

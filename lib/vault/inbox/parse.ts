@@ -24,7 +24,8 @@ export interface FencedBlock {
   end: number;
 }
 
-const OPENING = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+// The lookaheads end the fence at the end of its run, so a long run is not retried split by split.
+const OPENING = /^( {0,3})(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 
 /** The lines of `text`, each with its offset and its line break. */
 function linesOf(text: string): { text: string; start: number; end: number }[] {
@@ -38,6 +39,15 @@ function linesOf(text: string): { text: string; start: number; end: number }[] {
     at = end;
   }
   return out;
+}
+
+/** Whether `line` closes a block opened by `fence`: up to three spaces, the same character at least as many times, then only blanks. */
+function closesFence(line: string, fence: string): boolean {
+  let i = 0;
+  while (i < 3 && line[i] === ' ') i += 1;
+  let run = 0;
+  while (line[i + run] === fence[0]) run += 1;
+  return run >= fence.length && /^[ \t]*$/.test(line.slice(i + run));
 }
 
 /**
@@ -55,9 +65,8 @@ export function fencedBlocks(text: string): { blocks: FencedBlock[]; unclosed: n
     if (!open) continue;
     const [, indent, fence, rest] = open;
     if (fence[0] === '`' && rest.includes('`')) continue;
-    const closing = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
     let j = i + 1;
-    while (j < lines.length && !closing.test(lines[j].text)) j += 1;
+    while (j < lines.length && !closesFence(lines[j].text, fence)) j += 1;
     if (j >= lines.length) return { blocks, unclosed: lines[i].start };
     const content = lines
       .slice(i + 1, j)
