@@ -234,3 +234,30 @@ describe('#44 refs and odd names', () => {
     expect(tv.exists('-n.md')).toBe(false);
   });
 });
+
+describe('a revert never writes a merge made from an older HEAD', () => {
+  it('an agent edit committed after the revert read HEAD and before it checked the disk makes it a conflict, and the agent line stays', async () => {
+    const { tv, vault } = await setUp();
+    const other = await tv.open();
+    opened.push(other);
+    const c = await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nfive\n', 'update', 'agent:first');
+    // Deterministic interleaving: the revert's first blob read waits for another writer's commit.
+    const run = vault.repo.run;
+    let raced = false;
+    vault.repo.run = async (call) => {
+      if (!raced && call.args[0] === 'cat-file' && call.args[1] === 'blob') {
+        raced = true;
+        await agentEdit(other, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nFIVE by the agent\n', 'update', 'agent:second');
+      }
+      return run(call);
+    };
+    const error = await rejection(revertEdit(vault, { ref: c.editId }));
+    vault.repo.run = run;
+    expect(raced).toBe(true);
+    expect(error.code).toBe('conflict');
+    expect(tv.read('notes/a.md')).toBe('ONE by C\ntwo\nthree\nfour\nFIVE by the agent\n');
+    // Taken again once the race is over, the revert merges onto the agent's edit and keeps it.
+    await revertEdit(vault, { ref: c.editId });
+    expect(tv.read('notes/a.md')).toBe('one\ntwo\nthree\nfour\nFIVE by the agent\n');
+  });
+});

@@ -27,7 +27,7 @@ interface Planned {
   plan: RevertPlan;
   record: CommitRecord & { seq: number };
   reversal: Reversal;
-  /** sha256 of each target file on disk when planned (null: absent): the write's expectedHash. */
+  /** sha256 of each target file on disk when planned (null: absent): how the plan words its effects. */
   hashes: Map<string, string | null>;
   /** The error code a revert of this plan fails with (null when ok). */
   code: VaultErrorCode | null;
@@ -293,7 +293,9 @@ export async function revertEdit(vault: Vault, input: { ref: string; reason?: st
   const trailers: [string, string][] = [];
   if (reversal.molt) trailers.push(['Lucid-Molt', `${reversal.molt.name} ${reversal.molt.from}->${reversal.molt.from + 1}`]);
   trailers.push(record.actor && record.editId ? ['Lucid-Reverts', record.editId] : ['Lucid-Reverts-Commit', record.sha]);
-  const changes: FileChange[] = reversal.targets.map((t) => ({ path: t.path, content: t.content, expectedHash: planned.hashes.get(t.path) ?? null }));
+  // The hash of HEAD's bytes the reverse was merged from, not the disk's read later: an edit
+  // committed in between must make this a conflict, never be overwritten by an older merge.
+  const changes: FileChange[] = reversal.targets.map((t) => ({ path: t.path, content: t.content, expectedHash: t.headHash }));
   const written = reversal.targets.filter((t) => t.content !== null).map((t) => t.path);
   const about = reversal.molt?.path ?? [subjectPath(record)].find((p) => p !== null && written.includes(p)) ?? written[0] ?? reversal.targets[0].path;
   try {
