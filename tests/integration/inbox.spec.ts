@@ -132,7 +132,12 @@ describe('accept', () => {
     const { tv, vault, session } = await setup();
     const item = await propose(vault, session, { target: 'notes/a.md', action: 'update', content: '# A\n\nthe agent wrote this\n' });
     const before = counts(tv);
-    const result = await acceptInboxItem(vault, { id: item.id, text: '# A\n\nthe person wrote this\n', reason: 'shorter' });
+    const blind = await refusal(acceptInboxItem(vault, { id: item.id, text: '# A\n\nthe person wrote this\n' }));
+    expect(blind.code).toBe('invalid_input');
+    expect(blind.message).toMatch(/needs the hash of notes\/a\.md/);
+    expect(counts(tv)).toEqual(before);
+    const { currentHash } = await showInboxItem(vault, item.id);
+    const result = await acceptInboxItem(vault, { id: item.id, text: '# A\n\nthe person wrote this\n', reason: 'shorter', expectedTargetHash: currentHash });
     expect(result.edited).toBe(true);
     expectOneDecision(tv, before, 'accept', [item.path, 'notes/a.md']);
     expect(tv.read('notes/a.md')).toBe('# A\n\nthe person wrote this\n');
@@ -167,7 +172,7 @@ describe('accept', () => {
     expect(refused.message).toMatch(/decisions\/d\.md breaks the decision rules.*status.*Nothing changed/);
     expect(snapshot(tv.root)).toEqual(before);
     const fixed = FILES['decisions/d.md'].replace('status: accepted', 'status: proposed');
-    const result = await acceptInboxItem(vault, { id: '2026-11-15-090000-d', text: fixed });
+    const result = await acceptInboxItem(vault, { id: '2026-11-15-090000-d', text: fixed, expectedTargetHash: sha256(tv.read('decisions/d.md')) });
     expect(result.edited).toBe(true);
     expect(tv.read('decisions/d.md')).toBe(fixed);
   });
@@ -258,7 +263,7 @@ describe('a proposal and its target', () => {
     expect(shown.merge?.text).toContain('<<<<<<< the note now\nfour, said the person\n=======\nfour, said the agent\n>>>>>>> the proposal\n');
 
     const before = snapshot(tv.root);
-    const marked = await refusal(acceptInboxItem(vault, { id: item.id, text: shown.merge?.text }));
+    const marked = await refusal(acceptInboxItem(vault, { id: item.id, text: shown.merge?.text, expectedTargetHash: shown.currentHash }));
     expect(marked.code).toBe('invalid_input');
     expect(marked.message).toMatch(/conflict markers.*nothing changed/);
     expect(snapshot(tv.root)).toEqual(before);
@@ -266,6 +271,18 @@ describe('a proposal and its target', () => {
     const resolved = A.replace('four', 'four, said both');
     await acceptInboxItem(vault, { id: item.id, text: resolved, expectedTargetHash: shown.currentHash });
     expect(tv.read('notes/a.md')).toBe(resolved);
+  });
+
+  it("an accept with the person's text after the target moved since show is a conflict, and the save since stays", async () => {
+    const { tv, vault, session } = await setup();
+    const item = await propose(vault, session, { target: 'notes/a.md', action: 'update', content: A.replace('seven', 'SEVEN') });
+    const shown = await showInboxItem(vault, item.id);
+    tv.write('notes/a.md', A.replace('one', 'ONE saved since'));
+    const before = counts(tv);
+    const stale = await refusal(acceptInboxItem(vault, { id: item.id, text: A.replace('seven', 'SEVEN, edited'), expectedTargetHash: shown.currentHash }));
+    expect(stale.code).toBe('conflict');
+    expect(counts(tv)).toEqual(before);
+    expect(tv.read('notes/a.md')).toBe(A.replace('one', 'ONE saved since'));
   });
 
   it('a stale expectedTargetHash is a conflict and nothing changes', async () => {
@@ -305,7 +322,7 @@ describe('a proposal and its target', () => {
     const shown = await showInboxItem(vault, late.id);
     expect(shown.targetChanged).toBe(true);
     expect((await refusal(acceptInboxItem(vault, { id: late.id }))).code).toBe('conflict');
-    await acceptInboxItem(vault, { id: late.id, text: shown.merge?.text });
+    await acceptInboxItem(vault, { id: late.id, text: shown.merge?.text, expectedTargetHash: shown.currentHash });
     expect(tv.read('notes/b.md')).toBe('# B\n\nthe person typed this\n\nthe agent adds this\n\nand a later line\n\na second section\n');
     expect(tv.git(['show', 'HEAD~1:notes/b.md'])).toContain('and a later line');
     expect(tv.git(['status', '--porcelain'])).toBe('');
@@ -332,7 +349,7 @@ describe('a proposal and its target', () => {
     expect(shown.flag).toBe('possible-secret');
     expect(shown.proposal).toContain('ghp_…[masked]');
     const before = snapshot(tv.root);
-    const refused = await refusal(acceptInboxItem(vault, { id: item.id, text: `# Keys\n\ntoken ${GHP}\n` }));
+    const refused = await refusal(acceptInboxItem(vault, { id: item.id, text: `# Keys\n\ntoken ${GHP}\n`, expectedTargetHash: null }));
     expect(refused.code).toBe('forbidden');
     expect(refused.message).not.toContain(GHP.slice(8));
     expect(snapshot(tv.root)).toEqual(before);

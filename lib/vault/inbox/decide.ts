@@ -72,6 +72,7 @@ function nothingChanged(error: unknown, item: InboxItem): unknown {
  *   a plain accept is refused as `conflict`: the person merges first and passes the merged `text`. A
  *   delete of a changed target needs `expectedTargetHash` (the person saw what goes).
  * - `expectedTargetHash` (the detail's currentHash) guards the target: a stale one is a `conflict`.
+ *   It is required with `text` (`invalid_input` without it): the text was made from what the hash names.
  * - The new text is validated against its type as agent writes are; what looks like a secret added
  *   to the target is refused (`forbidden`). A `possible-secret` item holds its proposal masked, so a
  *   plain accept writes the masked text: the secret itself was never stored and is never committed.
@@ -93,6 +94,15 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
       'invalid_input',
       'The text still holds conflict markers (lines starting with <<<<<<<, =======, ||||||| or >>>>>>>). Resolve each conflict, keeping the lines that should stay and removing the markers, then accept again; nothing changed.',
       { field: 'text' },
+    );
+  }
+  if (input.text !== undefined && input.expectedTargetHash === undefined) {
+    // The person's text was made from the target as they saw it: without that hash a save landing
+    // since would be committed as theirs and then replaced by text that lacks it.
+    throw new VaultError(
+      'invalid_input',
+      `Accepting your own text needs the hash of ${item.target} you made it from (expectedTargetHash: the currentHash lucid inbox show ${item.id} printed, --target-hash on the command line). Nothing changed.`,
+      { field: 'expectedTargetHash' },
     );
   }
   const now = await readTarget(vault, item.target);
