@@ -162,7 +162,7 @@ describe('accept', () => {
     const { tv, vault } = await setup();
     tv.write(
       'inbox/2026-11-15-090000-d.md',
-      '---\ntype: inbox\nproposed_by: agent:test-agent\naction: update\ntarget: decisions/d.md\nreason: status\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nWhy.\n\n````markdown\n---\ntype: decision\ndate: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: maybe\n---\n\n# D\n````\n',
+      `---\ntype: inbox\nproposed_by: agent:test-agent\naction: update\ntarget: decisions/d.md\nbase_blob: ${tv.git(['hash-object', 'decisions/d.md']).trim()}\nreason: status\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nWhy.\n\n\`\`\`\`markdown\n---\ntype: decision\ndate: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: maybe\n---\n\n# D\n\`\`\`\`\n`,
     );
     tv.git(['add', '-A']);
     tv.git(['commit', '-q', '-m', 'a proposal written by hand']);
@@ -283,6 +283,24 @@ describe('a proposal and its target', () => {
     expect(stale.code).toBe('conflict');
     expect(counts(tv)).toEqual(before);
     expect(tv.read('notes/a.md')).toBe(A.replace('one', 'ONE saved since'));
+  });
+
+  it('an item without base_blob on an existing target is never applied blindly: a plain accept is a conflict, the merge is shown', async () => {
+    const { tv, vault } = await setup();
+    tv.write(
+      'inbox/2026-11-15-090000-a.md',
+      '---\ntype: inbox\nproposed_by: agent:test-agent\naction: update\ntarget: notes/a.md\nreason: no base\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nWhy.\n\n````markdown\n# A\n\nreplaced\n````\n',
+    );
+    tv.git(['add', '-A']);
+    tv.git(['commit', '-q', '-m', 'a proposal without base_blob']);
+    const before = snapshot(tv.root);
+    const shown = await showInboxItem(vault, '2026-11-15-090000-a');
+    expect(shown.targetChanged).toBe(true);
+    expect(shown.merge).not.toBeNull();
+    expect((await refusal(acceptInboxItem(vault, { id: '2026-11-15-090000-a' }))).code).toBe('conflict');
+    expect(snapshot(tv.root)).toEqual(before);
+    await acceptInboxItem(vault, { id: '2026-11-15-090000-a', text: '# A\n\nreplaced\n', expectedTargetHash: shown.currentHash });
+    expect(tv.read('notes/a.md')).toBe('# A\n\nreplaced\n');
   });
 
   it('a stale expectedTargetHash is a conflict and nothing changes', async () => {
