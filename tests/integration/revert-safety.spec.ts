@@ -261,3 +261,28 @@ describe('a revert never writes a merge made from an older HEAD', () => {
     expect(tv.read('notes/a.md')).toBe('one\ntwo\nthree\nfour\nFIVE by the agent\n');
   });
 });
+
+describe('scratch a killed revert, merge or commit left behind', () => {
+  it('is swept when the vault is opened, once over a minute old; fresh ones and other files stay', async () => {
+    const { tv } = await setUp();
+    const state = path.join(tv.root, '.lucid');
+    const old = new Date(Date.now() - 10 * 60_000);
+    const stale = ['revert-abcdefghij.ours', 'revert-abcdefghij.base', 'revert-abcdefghij.theirs', 'revert-bcdefghijk.index', 'stage-cdefghijkm'];
+    for (const name of stale) fs.writeFileSync(path.join(state, name), 'x');
+    fs.mkdirSync(path.join(state, 'merge-defghijkmn'));
+    for (const name of ['current', 'base', 'proposal']) fs.writeFileSync(path.join(state, 'merge-defghijkmn', name), 'x');
+    for (const name of [...stale, 'merge-defghijkmn/current', 'merge-defghijkmn/base', 'merge-defghijkmn/proposal', 'merge-defghijkmn']) {
+      fs.utimesSync(path.join(state, name), old, old);
+    }
+    fs.writeFileSync(path.join(state, 'revert-efghijkmnp.ours'), 'a live revert');
+    fs.writeFileSync(path.join(state, 'revert-notes.txt'), 'not scratch');
+    fs.utimesSync(path.join(state, 'revert-notes.txt'), old, old);
+    opened.push(await tv.open());
+    expect(
+      fs
+        .readdirSync(state)
+        .filter((n) => /^(revert|merge|stage)-/.test(n))
+        .sort(),
+    ).toEqual(['revert-efghijkmnp.ours', 'revert-notes.txt']);
+  });
+});
