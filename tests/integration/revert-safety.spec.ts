@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isVaultError, planRevert, revertEdit, type Vault } from '../../lib/vault/index';
 import {
   addedChangelogLines,
@@ -284,5 +284,19 @@ describe('scratch a killed revert, merge or commit left behind', () => {
         .filter((n) => /^(revert|merge|stage)-/.test(n))
         .sort(),
     ).toEqual(['revert-efghijkmnp.ours', 'revert-notes.txt']);
+  });
+});
+
+describe("a dry run leaves the vault's id sequence alone", () => {
+  it('merging and diffing on scratch files takes no id from the vault', async () => {
+    const { vault } = await setUp();
+    const c = await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nfive\n', 'update', 'agent:first');
+    await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nFIVE by D\n', 'update', 'agent:second');
+    const ids = vi.spyOn(vault.ids, 'base32');
+    const plan = await planRevert(vault, c.editId);
+    expect(plan.ok).toBe(true);
+    expect(plan.patch).toContain('+one');
+    expect(ids).not.toHaveBeenCalled();
+    ids.mockRestore();
   });
 });

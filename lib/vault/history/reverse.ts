@@ -6,6 +6,7 @@ import { hashBytes, parseFrontmatter, setFrontmatterFields } from '../notes/fron
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { assertProtectedPath } from '../notes/protected';
 import { blobId, headState, runGit } from '../git/repo';
+import { cryptoIds } from '../ids';
 import type { CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
 
@@ -247,7 +248,8 @@ async function merge3(vault: Vault, ours: string, base: string, theirs: string):
   if (ours === base) return theirs;
   if (theirs === base || ours === theirs) return ours;
   const dir = vault.stateDir();
-  const stem = `revert-${vault.ids.base32(10)}`;
+  // Not the vault's id source: a dry run must not move a seeded one (the demo's, the tests') on.
+  const stem = `revert-${cryptoIds.base32(10)}`;
   const files = ['ours', 'base', 'theirs'].map((part) => nodePath.join(dir, `${stem}.${part}`));
   try {
     await vault.fs.writeNewFile(files[0], Buffer.from(ours, 'utf8'));

@@ -3,6 +3,7 @@ import { isVaultError, VaultError, type VaultErrorCode } from '../errors';
 import { oneLine } from '../git/changelog';
 import type { CommitRecord } from '../git/commit-index';
 import { runGit, vaultPathOf } from '../git/repo';
+import { cryptoIds } from '../ids';
 import { hashBytes } from '../notes/frontmatter';
 import { assertCreatable } from '../notes/protected';
 import { inspectLock } from '../write/lock';
@@ -120,7 +121,8 @@ async function laterEdits(vault: Vault, record: CommitRecord & { seq: number }, 
  */
 async function patchOf(vault: Vault, targets: readonly Target[]): Promise<string> {
   if (targets.length === 0) return '';
-  const indexFile = nodePath.join(vault.stateDir(), `revert-${vault.ids.base32(10)}.index`);
+  // Not the vault's id source: a dry run must not move a seeded one on.
+  const indexFile = nodePath.join(vault.stateDir(), `revert-${cryptoIds.base32(10)}.index`);
   const env = { GIT_INDEX_FILE: indexFile };
   try {
     await runGit(vault.repo, ['read-tree', 'HEAD'], env);
