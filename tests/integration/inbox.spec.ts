@@ -13,6 +13,8 @@ import {
   rejectInboxItem,
   showInboxItem,
   startSession,
+  type AcceptInput,
+  type RejectInput,
   type Vault,
 } from '../../lib/vault/index';
 import { changelogLines, filesOf, trailersOf } from '../support/mcp';
@@ -211,8 +213,11 @@ describe('forged arguments (catalog #11)', () => {
       [() => acceptInboxItem(vault, { id: 42 as unknown as string }), 'invalid_input'],
       [() => acceptInboxItem(vault, { id: item.id, text: 42 as unknown as string }), 'invalid_input'],
       [() => acceptInboxItem(vault, { id: item.id, expectedTargetHash: 'abc' }), 'invalid_input'],
-      [() => acceptInboxItem(vault, { id: item.id, person: 'agent:test-agent' }), 'invalid_input'],
-      [() => rejectInboxItem(vault, { id: item.id, person: 'agent:test-agent' }), 'invalid_input'],
+      // Only the demo decides in another person's name (acceptInboxItemAs, not exported from lib/vault/index.ts).
+      [() => acceptInboxItem(vault, { id: item.id, person: 'agent:test-agent' } as AcceptInput), 'forbidden'],
+      [() => rejectInboxItem(vault, { id: item.id, person: 'agent:test-agent' } as RejectInput), 'forbidden'],
+      [() => acceptInboxItem(vault, { id: item.id, person: 'human:Mallory' } as AcceptInput), 'forbidden'],
+      [() => rejectInboxItem(vault, { id: item.id, person: 'human:Mallory' } as RejectInput), 'forbidden'],
       [() => rejectInboxItem(vault, { id: item.id, reason: { x: 1 } as unknown as string }), 'invalid_input'],
       [() => acceptInboxItem(vault, null as unknown as { id: string }), 'invalid_input'],
     ];

@@ -21,13 +21,23 @@ export function isEditedAccept(entry: { op: string | null; reason: string }): bo
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** The person who decides: the vault's own, or the `human:<name>` given (never an agent: nothing in the inbox is applied without a person). */
-function deciderOf(vault: Vault, person: unknown): string {
-  if (person === undefined) return vault.person;
-  if (typeof person !== 'string' || !/^human:\S/.test(person)) {
-    throw new VaultError('invalid_input', 'Only a person (human:<name>) accepts or rejects an inbox item.', { field: 'person' });
+/**
+ * The person who decides: the vault's own. Another `human:<name>` only through the demo's entry
+ * points ({@link acceptInboxItemAs}, {@link rejectInboxItemAs}), which lib/vault/index.ts does not
+ * export: a caller of the public functions can never decide in someone else's name.
+ */
+function deciderOf(vault: Vault, input: object, person?: string): string {
+  if (person !== undefined) {
+    if (!/^human:\S/.test(person)) {
+      throw new VaultError('invalid_input', 'Only a person (human:<name>) accepts or rejects an inbox item.', { field: 'person' });
+    }
+    return person;
   }
-  return person;
+  const given = (input as { person?: unknown }).person;
+  if (given !== undefined && given !== vault.person) {
+    throw new VaultError('forbidden', `Inbox items are decided as ${vault.person}, the person at this vault; nothing changed.`, { field: 'person' });
+  }
+  return vault.person;
 }
 
 function checkAcceptInput(input: AcceptInput): void {
@@ -79,9 +89,17 @@ function nothingChanged(error: unknown, item: InboxItem): unknown {
  * - An item with a `problem` cannot be accepted (reject it). A person's uncommitted version of the
  *   target is committed as theirs first by the write path; nothing changes when anything is refused.
  */
-export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise<AcceptResult> {
+export function acceptInboxItem(vault: Vault, input: AcceptInput): Promise<AcceptResult> {
+  return acceptInboxItemAs(vault, input);
+}
+
+/**
+ * {@link acceptInboxItem} as `person` (`human:<name>`): the demo's team members decide in their own
+ * names. Internal to lib/vault and the demo (not exported from lib/vault/index.ts).
+ */
+export async function acceptInboxItemAs(vault: Vault, input: AcceptInput, person?: string): Promise<AcceptResult> {
   checkAcceptInput(input);
-  const actor = deciderOf(vault, input.person);
+  const actor = deciderOf(vault, input, person);
   const { item, hash } = await findItem(vault, input.id);
   if (item.problem) throw new VaultError('invalid_input', item.problem, { path: item.path });
   if (input.text !== undefined && item.action === 'delete') {
@@ -169,10 +187,15 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
  * the target, so the changelog line reads "reject <target>". The proposing agent's next
  * start_session reports the rejection with the reason. Items with a problem can be rejected too.
  */
-export async function rejectInboxItem(vault: Vault, input: RejectInput): Promise<RejectResult> {
+export function rejectInboxItem(vault: Vault, input: RejectInput): Promise<RejectResult> {
+  return rejectInboxItemAs(vault, input);
+}
+
+/** {@link rejectInboxItem} as `person` (`human:<name>`), for the demo only (not exported from lib/vault/index.ts). */
+export async function rejectInboxItemAs(vault: Vault, input: RejectInput, person?: string): Promise<RejectResult> {
   if (!input || typeof input.id !== 'string') throw new VaultError('invalid_input', 'Give the id of the inbox item to reject.', { field: 'id' });
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'reason must be text.', { field: 'reason' });
-  const actor = deciderOf(vault, input.person);
+  const actor = deciderOf(vault, input, person);
   const { item, hash } = await findItem(vault, input.id);
   try {
     const result = await vault.edit({
