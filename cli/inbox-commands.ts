@@ -174,6 +174,8 @@ export const inboxCommands = {
       const file = optional(values, 'text-file');
       const text = file === undefined ? undefined : await textFile(io, file);
       const hash = optional(values, 'target-hash');
+      // Text made from the note as it was shown: without its hash a save since then would be replaced.
+      if (text !== undefined && hash === undefined) throw new UsageError('inbox accept --text-file needs --target-hash (the hash inbox show printed)');
       const result = await withVault(io, values, (vault) =>
         acceptInboxItem(vault, {
           id,

@@ -1,15 +1,5 @@
-import {
-  acceptInboxItem,
-  composeNote,
-  formatDate,
-  formatTime,
-  rejectInboxItem,
-  setFrontmatterFields,
-  splitNote,
-  type FileChange,
-  type FrontmatterData,
-  type Op,
-} from '../vault';
+import { composeNote, formatDate, formatTime, setFrontmatterFields, splitNote, type FileChange, type FrontmatterData, type Op } from '../vault';
+import { acceptInboxItemAs, rejectInboxItemAs } from '../vault/inbox/decide';
 import type { DemoRun } from './run';
 
 /** The two people of the team; the vault's own person (git's user) joins on the anchor day. */
@@ -78,12 +68,12 @@ function itemId(inboxPath: string): string {
 
 /** A person accepts an inbox proposal as it is (acceptInboxItem: one commit, op accept). */
 export async function personAccept(run: DemoRun, actor: string, inboxPath: string, reason: string): Promise<void> {
-  const result = await acceptInboxItem(run.vault, { id: itemId(inboxPath), reason, person: actor });
+  const result = await acceptInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
   run.committed({ actor, op: 'accept', path: result.target, reason, settled: inboxPath });
 }
 
 /** A person rejects an inbox proposal with a reason (rejectInboxItem: one commit, op reject). */
 export async function personReject(run: DemoRun, actor: string, inboxPath: string, target: string, reason: string): Promise<void> {
-  await rejectInboxItem(run.vault, { id: itemId(inboxPath), reason, person: actor });
+  await rejectInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
   run.committed({ actor, op: 'reject', path: target, reason, settled: inboxPath });
 }

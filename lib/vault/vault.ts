@@ -299,5 +299,30 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   // An edit a dead writer left unfinished is finished or undone before anything is read. A live
   // writer holding the lock recovers it itself; a failure here leaves it to the next writer.
   await vault.recover().catch(() => undefined);
+  await sweepScratch(vault, (options.wallClock ?? systemClock)()).catch(() => undefined);
   return vault;
+}
+
+/** Scratch entries in `.lucid/` of a revert's dry run, an inbox merge and a commit's staging. */
+const SCRATCH = /^(revert-|merge-|stage-)[a-z2-7]{10}(\.(ours|base|theirs|index))?$/;
+
+/**
+ * Removes the scratch files and folders a killed process left in the state folder (last changed
+ * more than a minute before `now`, wall-clock time): a live revert, merge or commit removes its own.
+ */
+async function sweepScratch(vault: Vault, now: Date): Promise<string[]> {
+  const dir = vault.stateDir();
+  const removed: string[] = [];
+  for (const entry of await vault.fs.readdir(dir).catch(() => [])) {
+    if (!SCRATCH.test(entry.name)) continue;
+    const abs = nodePath.join(dir, entry.name);
+    const stat = await vault.fs.lstat(abs).catch(() => null);
+    if (!stat || now.getTime() - stat.mtimeMs <= 60_000) continue;
+    if (stat.isDirectory()) {
+      for (const inner of await vault.fs.readdir(abs).catch(() => [])) await vault.fs.unlink(nodePath.join(abs, inner.name)).catch(() => undefined);
+      await vault.fs.rmdir(abs).catch(() => undefined);
+    } else if (stat.isFile()) await vault.fs.unlink(abs).catch(() => undefined);
+    removed.push(entry.name);
+  }
+  return removed;
 }

@@ -6,7 +6,7 @@ import { main } from '../../cli/main';
 import type { Io } from '../../cli/shared';
 import { initVault, proposeToInbox, startSession } from '../../lib/vault/index';
 import { changelogLines, filesOf, trailersOf } from '../support/mcp';
-import { makeTempVault, snapshot as fullSnapshot, type TempVault, type VaultSnapshot } from '../support/temp-vault';
+import { makeTempVault, sha256, snapshot as fullSnapshot, type TempVault, type VaultSnapshot } from '../support/temp-vault';
 
 /** `lucid inbox`: the same operations from a terminal, with the CLI's usage text, exit codes and messages. */
 
@@ -103,7 +103,11 @@ describe('lucid inbox', () => {
     const file = path.join(tv.tempDir('text'), 'a.md');
     fs.writeFileSync(file, '# A\n\nmy own words\n');
     const lines = changelogLines(tv).length;
-    const edited = await inbox(tv, ['accept', update, '--text-file', file, '--reason', 'said it better']);
+    const blind = await inbox(tv, ['accept', update, '--text-file', file]);
+    expect(blind.code).toBe(2);
+    expect(blind.stderr).toMatch(/--text-file needs --target-hash/);
+    expect(changelogLines(tv)).toHaveLength(lines);
+    const edited = await inbox(tv, ['accept', update, '--text-file', file, '--target-hash', sha256(tv.read('notes/a.md')), '--reason', 'said it better']);
     expect(edited.code, edited.stderr).toBe(0);
     expect(edited.stdout).toContain('with your text');
     expect(tv.read('notes/a.md')).toBe('# A\n\nmy own words\n');
@@ -136,10 +140,10 @@ describe('lucid inbox', () => {
     expect(missing.stderr).toMatch(/There is no inbox item inbox\/no-such-item\.md.*lucid inbox list/);
     const markers = path.join(tv.tempDir('text'), 'm.md');
     fs.writeFileSync(markers, '<<<<<<< the note now\na\n=======\nb\n>>>>>>> the proposal\n');
-    const marked = await inbox(tv, ['accept', update, '--text-file', markers]);
+    const marked = await inbox(tv, ['accept', update, '--text-file', markers, '--target-hash', sha256(tv.read('notes/a.md'))]);
     expect(marked.code).toBe(1);
     expect(marked.stderr).toMatch(/conflict markers/);
-    const unreadable = await inbox(tv, ['accept', update, '--text-file', path.join(tv.root, 'nope.md')]);
+    const unreadable = await inbox(tv, ['accept', update, '--text-file', path.join(tv.root, 'nope.md'), '--target-hash', 'none']);
     expect(unreadable.code).toBe(2);
     expect(snapshot(tv.root)).toEqual(before);
 

@@ -13,6 +13,8 @@ import {
   rejectInboxItem,
   showInboxItem,
   startSession,
+  type AcceptInput,
+  type RejectInput,
   type Vault,
 } from '../../lib/vault/index';
 import { changelogLines, filesOf, trailersOf } from '../support/mcp';
@@ -132,7 +134,12 @@ describe('accept', () => {
     const { tv, vault, session } = await setup();
     const item = await propose(vault, session, { target: 'notes/a.md', action: 'update', content: '# A\n\nthe agent wrote this\n' });
     const before = counts(tv);
-    const result = await acceptInboxItem(vault, { id: item.id, text: '# A\n\nthe person wrote this\n', reason: 'shorter' });
+    const blind = await refusal(acceptInboxItem(vault, { id: item.id, text: '# A\n\nthe person wrote this\n' }));
+    expect(blind.code).toBe('invalid_input');
+    expect(blind.message).toMatch(/needs the hash of notes\/a\.md/);
+    expect(counts(tv)).toEqual(before);
+    const { currentHash } = await showInboxItem(vault, item.id);
+    const result = await acceptInboxItem(vault, { id: item.id, text: '# A\n\nthe person wrote this\n', reason: 'shorter', expectedTargetHash: currentHash });
     expect(result.edited).toBe(true);
     expectOneDecision(tv, before, 'accept', [item.path, 'notes/a.md']);
     expect(tv.read('notes/a.md')).toBe('# A\n\nthe person wrote this\n');
@@ -157,7 +164,7 @@ describe('accept', () => {
     const { tv, vault } = await setup();
     tv.write(
       'inbox/2026-11-15-090000-d.md',
-      '---\ntype: inbox\nproposed_by: agent:test-agent\naction: update\ntarget: decisions/d.md\nreason: status\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nWhy.\n\n````markdown\n---\ntype: decision\ndate: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: maybe\n---\n\n# D\n````\n',
+      `---\ntype: inbox\nproposed_by: agent:test-agent\naction: update\ntarget: decisions/d.md\nbase_blob: ${tv.git(['hash-object', 'decisions/d.md']).trim()}\nreason: status\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nWhy.\n\n\`\`\`\`markdown\n---\ntype: decision\ndate: 2026-11-01\nproject: "[[projects/atlas]]"\nstatus: maybe\n---\n\n# D\n\`\`\`\`\n`,
     );
     tv.git(['add', '-A']);
     tv.git(['commit', '-q', '-m', 'a proposal written by hand']);
@@ -167,7 +174,7 @@ describe('accept', () => {
     expect(refused.message).toMatch(/decisions\/d\.md breaks the decision rules.*status.*Nothing changed/);
     expect(snapshot(tv.root)).toEqual(before);
     const fixed = FILES['decisions/d.md'].replace('status: accepted', 'status: proposed');
-    const result = await acceptInboxItem(vault, { id: '2026-11-15-090000-d', text: fixed });
+    const result = await acceptInboxItem(vault, { id: '2026-11-15-090000-d', text: fixed, expectedTargetHash: sha256(tv.read('decisions/d.md')) });
     expect(result.edited).toBe(true);
     expect(tv.read('decisions/d.md')).toBe(fixed);
   });
@@ -206,8 +213,11 @@ describe('forged arguments (catalog #11)', () => {
       [() => acceptInboxItem(vault, { id: 42 as unknown as string }), 'invalid_input'],
       [() => acceptInboxItem(vault, { id: item.id, text: 42 as unknown as string }), 'invalid_input'],
       [() => acceptInboxItem(vault, { id: item.id, expectedTargetHash: 'abc' }), 'invalid_input'],
-      [() => acceptInboxItem(vault, { id: item.id, person: 'agent:test-agent' }), 'invalid_input'],
-      [() => rejectInboxItem(vault, { id: item.id, person: 'agent:test-agent' }), 'invalid_input'],
+      // Only the demo decides in another person's name (acceptInboxItemAs, not exported from lib/vault/index.ts).
+      [() => acceptInboxItem(vault, { id: item.id, person: 'agent:test-agent' } as AcceptInput), 'forbidden'],
+      [() => rejectInboxItem(vault, { id: item.id, person: 'agent:test-agent' } as RejectInput), 'forbidden'],
+      [() => acceptInboxItem(vault, { id: item.id, person: 'human:Mallory' } as AcceptInput), 'forbidden'],
+      [() => rejectInboxItem(vault, { id: item.id, person: 'human:Mallory' } as RejectInput), 'forbidden'],
       [() => rejectInboxItem(vault, { id: item.id, reason: { x: 1 } as unknown as string }), 'invalid_input'],
       [() => acceptInboxItem(vault, null as unknown as { id: string }), 'invalid_input'],
     ];
@@ -258,7 +268,7 @@ describe('a proposal and its target', () => {
     expect(shown.merge?.text).toContain('<<<<<<< the note now\nfour, said the person\n=======\nfour, said the agent\n>>>>>>> the proposal\n');
 
     const before = snapshot(tv.root);
-    const marked = await refusal(acceptInboxItem(vault, { id: item.id, text: shown.merge?.text }));
+    const marked = await refusal(acceptInboxItem(vault, { id: item.id, text: shown.merge?.text, expectedTargetHash: shown.currentHash }));
     expect(marked.code).toBe('invalid_input');
     expect(marked.message).toMatch(/conflict markers.*nothing changed/);
     expect(snapshot(tv.root)).toEqual(before);
@@ -266,6 +276,36 @@ describe('a proposal and its target', () => {
     const resolved = A.replace('four', 'four, said both');
     await acceptInboxItem(vault, { id: item.id, text: resolved, expectedTargetHash: shown.currentHash });
     expect(tv.read('notes/a.md')).toBe(resolved);
+  });
+
+  it("an accept with the person's text after the target moved since show is a conflict, and the save since stays", async () => {
+    const { tv, vault, session } = await setup();
+    const item = await propose(vault, session, { target: 'notes/a.md', action: 'update', content: A.replace('seven', 'SEVEN') });
+    const shown = await showInboxItem(vault, item.id);
+    tv.write('notes/a.md', A.replace('one', 'ONE saved since'));
+    const before = counts(tv);
+    const stale = await refusal(acceptInboxItem(vault, { id: item.id, text: A.replace('seven', 'SEVEN, edited'), expectedTargetHash: shown.currentHash }));
+    expect(stale.code).toBe('conflict');
+    expect(counts(tv)).toEqual(before);
+    expect(tv.read('notes/a.md')).toBe(A.replace('one', 'ONE saved since'));
+  });
+
+  it('an item without base_blob on an existing target is never applied blindly: a plain accept is a conflict, the merge is shown', async () => {
+    const { tv, vault } = await setup();
+    tv.write(
+      'inbox/2026-11-15-090000-a.md',
+      '---\ntype: inbox\nproposed_by: agent:test-agent\naction: update\ntarget: notes/a.md\nreason: no base\ncreated: 2026-11-15T09:00:00+00:00\n---\n\nWhy.\n\n````markdown\n# A\n\nreplaced\n````\n',
+    );
+    tv.git(['add', '-A']);
+    tv.git(['commit', '-q', '-m', 'a proposal without base_blob']);
+    const before = snapshot(tv.root);
+    const shown = await showInboxItem(vault, '2026-11-15-090000-a');
+    expect(shown.targetChanged).toBe(true);
+    expect(shown.merge).not.toBeNull();
+    expect((await refusal(acceptInboxItem(vault, { id: '2026-11-15-090000-a' }))).code).toBe('conflict');
+    expect(snapshot(tv.root)).toEqual(before);
+    await acceptInboxItem(vault, { id: '2026-11-15-090000-a', text: '# A\n\nreplaced\n', expectedTargetHash: shown.currentHash });
+    expect(tv.read('notes/a.md')).toBe('# A\n\nreplaced\n');
   });
 
   it('a stale expectedTargetHash is a conflict and nothing changes', async () => {
@@ -305,7 +345,7 @@ describe('a proposal and its target', () => {
     const shown = await showInboxItem(vault, late.id);
     expect(shown.targetChanged).toBe(true);
     expect((await refusal(acceptInboxItem(vault, { id: late.id }))).code).toBe('conflict');
-    await acceptInboxItem(vault, { id: late.id, text: shown.merge?.text });
+    await acceptInboxItem(vault, { id: late.id, text: shown.merge?.text, expectedTargetHash: shown.currentHash });
     expect(tv.read('notes/b.md')).toBe('# B\n\nthe person typed this\n\nthe agent adds this\n\nand a later line\n\na second section\n');
     expect(tv.git(['show', 'HEAD~1:notes/b.md'])).toContain('and a later line');
     expect(tv.git(['status', '--porcelain'])).toBe('');
@@ -332,7 +372,7 @@ describe('a proposal and its target', () => {
     expect(shown.flag).toBe('possible-secret');
     expect(shown.proposal).toContain('ghp_…[masked]');
     const before = snapshot(tv.root);
-    const refused = await refusal(acceptInboxItem(vault, { id: item.id, text: `# Keys\n\ntoken ${GHP}\n` }));
+    const refused = await refusal(acceptInboxItem(vault, { id: item.id, text: `# Keys\n\ntoken ${GHP}\n`, expectedTargetHash: null }));
     expect(refused.code).toBe('forbidden');
     expect(refused.message).not.toContain(GHP.slice(8));
     expect(snapshot(tv.root)).toEqual(before);

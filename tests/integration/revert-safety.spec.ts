@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isVaultError, planRevert, revertEdit, type Vault } from '../../lib/vault/index';
 import {
   addedChangelogLines,
@@ -232,5 +232,71 @@ describe('#44 refs and odd names', () => {
     expect(plan.refused).toContain('-n.md');
     expect((await rejection(revertEdit(vault, { ref: deleted.editId }))).code).toBe('forbidden');
     expect(tv.exists('-n.md')).toBe(false);
+  });
+});
+
+describe('a revert never writes a merge made from an older HEAD', () => {
+  it('an agent edit committed after the revert read HEAD and before it checked the disk makes it a conflict, and the agent line stays', async () => {
+    const { tv, vault } = await setUp();
+    const other = await tv.open();
+    opened.push(other);
+    const c = await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nfive\n', 'update', 'agent:first');
+    // Deterministic interleaving: the revert's first blob read waits for another writer's commit.
+    const run = vault.repo.run;
+    let raced = false;
+    vault.repo.run = async (call) => {
+      if (!raced && call.args[0] === 'cat-file' && call.args[1] === 'blob') {
+        raced = true;
+        await agentEdit(other, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nFIVE by the agent\n', 'update', 'agent:second');
+      }
+      return run(call);
+    };
+    const error = await rejection(revertEdit(vault, { ref: c.editId }));
+    vault.repo.run = run;
+    expect(raced).toBe(true);
+    expect(error.code).toBe('conflict');
+    expect(tv.read('notes/a.md')).toBe('ONE by C\ntwo\nthree\nfour\nFIVE by the agent\n');
+    // Taken again once the race is over, the revert merges onto the agent's edit and keeps it.
+    await revertEdit(vault, { ref: c.editId });
+    expect(tv.read('notes/a.md')).toBe('one\ntwo\nthree\nfour\nFIVE by the agent\n');
+  });
+});
+
+describe('scratch a killed revert, merge or commit left behind', () => {
+  it('is swept when the vault is opened, once over a minute old; fresh ones and other files stay', async () => {
+    const { tv } = await setUp();
+    const state = path.join(tv.root, '.lucid');
+    const old = new Date(Date.now() - 10 * 60_000);
+    const stale = ['revert-abcdefghij.ours', 'revert-abcdefghij.base', 'revert-abcdefghij.theirs', 'revert-bcdefghijk.index', 'stage-cdefghijkm'];
+    for (const name of stale) fs.writeFileSync(path.join(state, name), 'x');
+    fs.mkdirSync(path.join(state, 'merge-defghijkmn'));
+    for (const name of ['current', 'base', 'proposal']) fs.writeFileSync(path.join(state, 'merge-defghijkmn', name), 'x');
+    for (const name of [...stale, 'merge-defghijkmn/current', 'merge-defghijkmn/base', 'merge-defghijkmn/proposal', 'merge-defghijkmn']) {
+      fs.utimesSync(path.join(state, name), old, old);
+    }
+    fs.writeFileSync(path.join(state, 'revert-efghijkmnp.ours'), 'a live revert');
+    fs.writeFileSync(path.join(state, 'revert-notes.txt'), 'not scratch');
+    fs.utimesSync(path.join(state, 'revert-notes.txt'), old, old);
+    opened.push(await tv.open());
+    expect(
+      fs
+        .readdirSync(state)
+        .filter((n) => /^(revert|merge|stage)-/.test(n))
+        .sort(),
+    ).toEqual(['revert-efghijkmnp.ours', 'revert-notes.txt']);
+  });
+});
+
+describe("a dry run leaves the vault's id sequence alone", () => {
+  it('merging and diffing on scratch files takes no id from the vault', async () => {
+    const { vault } = await setUp();
+    const c = await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nfive\n', 'update', 'agent:first');
+    await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nFIVE by D\n', 'update', 'agent:second');
+    const ids = vi.spyOn(vault.ids, 'base32');
+    const plan = await planRevert(vault, c.editId);
+    expect(plan.ok).toBe(true);
+    expect(plan.patch).toContain('+one');
+    expect(ids).not.toHaveBeenCalled();
+    ids.mockRestore();
   });
 });

@@ -111,4 +111,26 @@ describe('uncommitted work', () => {
     expect(error.message).not.toContain(GHP);
     expect(freeze(tv)).toEqual(before);
   });
+
+  it('commits exactly the bytes it checked: a save with a secret landing during the commit stays on disk, uncommitted', async () => {
+    const { tv, vault } = await setUp();
+    tv.write('notes/a.md', 'alpha, checked\n');
+    const run = vault.repo.run;
+    let saved = false;
+    vault.repo.run = async (call) => {
+      // Deterministic: the save lands after the secret check, as the commit's temporary index is built.
+      if (!saved && call.args[0] === 'read-tree') {
+        saved = true;
+        tv.write('notes/a.md', `alpha\ntoken ${GHP}\n`);
+      }
+      return run(call);
+    };
+    await commitUncommitted(vault, { paths: ['notes/a.md'] });
+    vault.repo.run = run;
+    expect(saved).toBe(true);
+    expect(tv.git(['show', 'HEAD:notes/a.md'])).toBe('alpha, checked\n');
+    expect(tv.git(['log', '-p', '--all'])).not.toContain(GHP);
+    expect(tv.read('notes/a.md')).toBe(`alpha\ntoken ${GHP}\n`);
+    expect(tv.git(['status', '--porcelain', '--', 'notes/a.md'])).toBe(' M notes/a.md\n');
+  });
 });

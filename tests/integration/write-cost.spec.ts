@@ -111,7 +111,7 @@ describe('what one agent append costs', () => {
     expect(cost()).toEqual({ noteReads: 1, parses: 0, git: [] });
   });
 
-  it("a person's uncommitted edit adds one hash-object and their own commit, still one read and one parse", async () => {
+  it("a person's uncommitted edit adds two hash-objects and their own commit, still one read and one parse", async () => {
     const { tv, vault, session, reset, cost } = await countedVault({ [NOTE]: NOTE_TEXT });
     tv.write(NOTE, `${NOTE_TEXT}A line the person typed.\n`);
     reset();
@@ -122,7 +122,24 @@ describe('what one agent append costs', () => {
     expect(cost()).toEqual({
       noteReads: 1,
       parses: 1,
-      git: ['symbolic-ref', 'ls-files', 'cat-file', 'hash-object', ...COMMIT, ...COMMIT],
+      // The person's checked bytes are stored (hash-object -w) and staged as they are (--index-info,
+      // in the commit's index and the real one), so a save landing meanwhile is never committed unchecked.
+      git: [
+        'symbolic-ref',
+        'ls-files',
+        'cat-file',
+        'hash-object',
+        'hash-object',
+        'read-tree',
+        'update-index',
+        'update-index',
+        'write-tree',
+        'commit-tree',
+        'update-ref',
+        'update-index',
+        'update-index',
+        ...COMMIT,
+      ],
     });
     expect(tv.git(['log', '-2', '--format=%an']).trim().split('\n')).toEqual(['agent:tester', 'Test Person']);
     expect(tv.git(['show', 'HEAD~1:notes/plan.md'])).toBe(`${NOTE_TEXT}A line the person typed.\n`);

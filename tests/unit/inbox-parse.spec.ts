@@ -169,14 +169,17 @@ describe('parseInboxNote', () => {
 describe('hasConflictMarkers', () => {
   it("finds git's marker lines, with or without labels, LF or CRLF", () => {
     expect(hasConflictMarkers('a\n<<<<<<< the note now\nb\n')).toBe(true);
-    expect(hasConflictMarkers('a\n=======\nb\n')).toBe(true);
+    expect(hasConflictMarkers('a\n<<<<<<<\nb\n=======\nc\n>>>>>>>\n')).toBe(true);
     expect(hasConflictMarkers('a\r\n>>>>>>> the proposal\r\nb\r\n')).toBe(true);
-    expect(hasConflictMarkers('a\n||||||| when proposed\n')).toBe(true);
+    expect(hasConflictMarkers('<<<<<<< a\nx\n||||||| when proposed\ny\n=======\nz\n>>>>>>> b\n')).toBe(true);
     expect(hasConflictMarkers('>>>>>>>')).toBe(true);
   });
 
   it('leaves markdown alone: longer rules, quotes, arrows inside a line', () => {
     expect(hasConflictMarkers('Title\n========\n')).toBe(false);
+    // A setext heading underlined with exactly seven = is a heading, not a marker.
+    expect(hasConflictMarkers('Title\n=======\n\ntext\n')).toBe(false);
+    expect(hasConflictMarkers('a\n||||||| x\n')).toBe(false);
     expect(hasConflictMarkers('> quoted\n>> nested\n')).toBe(false);
     expect(hasConflictMarkers('a <<<<<<< b\nx ======= y\n')).toBe(false);
     expect(hasConflictMarkers('<<<<<<<<\n')).toBe(false);

@@ -2,10 +2,11 @@ import nodePath from 'node:path';
 import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../config';
 import { isVaultError, VaultError } from '../errors';
 import { formatDate } from '../ids';
-import { parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';
+import { hashBytes, parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { assertProtectedPath } from '../notes/protected';
 import { blobId, headState, runGit } from '../git/repo';
+import { cryptoIds } from '../ids';
 import type { CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
 
@@ -35,6 +36,11 @@ export interface Target {
   content: string | null;
   /** The git mode to stage it with in the temporary index. */
   mode: string;
+  /**
+   * sha256 of the bytes HEAD held at `path` when the reverse was computed (null: absent): the
+   * write's expectedHash, so an edit committed after this read is a conflict, never overwritten.
+   */
+  headHash: string | null;
 }
 
 /** What reversing a commit comes to, before anything is checked on disk. */
@@ -144,6 +150,11 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
     texts.set(blob, content);
     return content;
   };
+  const headHash = async (path: string): Promise<string | null> => {
+    const blob = head.get(path);
+    return blob === undefined ? null : hashBytes(Buffer.from(await text(blob, path), 'utf8'));
+  };
+  const target = async (path: string, content: string | null, mode: string): Promise<Target> => ({ path, content, mode, headHash: await headHash(path) });
 
   const created = commit.actor !== null && (commit.op === 'create' || commit.op === 'molt');
   try {
@@ -151,7 +162,7 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
       const now = head.get(change.path);
       if (change.status === 'A' || change.status === 'C') {
         if (now === undefined) continue;
-        if (now === change.newBlob) result.targets.push({ path: change.path, content: null, mode: change.newMode });
+        if (now === change.newBlob) result.targets.push(await target(change.path, null, change.newMode));
         else if (created)
           return refuse(
             `${change.path} was changed since it was created, so reverting the create would delete that work; delete the note yourself if you mean to.`,
@@ -159,13 +170,13 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
         else result.conflicts.push(change.path);
       } else if (change.status === 'D') {
         if (now === change.oldBlob) continue;
-        if (now === undefined) result.targets.push({ path: change.path, content: await text(change.oldBlob, change.path), mode: change.oldMode });
+        if (now === undefined) result.targets.push(await target(change.path, await text(change.oldBlob, change.path), change.oldMode));
         else result.conflicts.push(change.path);
       } else if (change.status === 'M' && commit.actor !== null && commit.op === 'molt') {
         const molt = await reverseMolt(vault, change, now, text);
         if (molt === null) result.conflicts.push(change.path);
         else {
-          result.targets.push({ path: change.path, content: molt.text, mode: change.newMode });
+          result.targets.push(await target(change.path, molt.text, change.newMode));
           result.molt = { path: change.path, name: basenameOf(change.path), from: molt.from };
         }
       } else if (change.status === 'M') {
@@ -179,7 +190,7 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
             ? await text(change.oldBlob, change.path)
             : await merge3(vault, await text(now, change.path), await text(change.newBlob, change.path), await text(change.oldBlob, change.path));
         if (merged === null) result.conflicts.push(change.path);
-        else result.targets.push({ path: change.path, content: merged, mode: change.newMode });
+        else result.targets.push(await target(change.path, merged, change.newMode));
       } else if (change.status === 'R' && change.oldPath) {
         const before = head.get(change.oldPath);
         if (now === undefined || before !== undefined) {
@@ -191,7 +202,7 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
             ? await text(change.oldBlob, change.oldPath)
             : await merge3(vault, await text(now, change.path), await text(change.newBlob, change.path), await text(change.oldBlob, change.oldPath));
         if (merged === null) result.conflicts.push(change.path);
-        else result.targets.push({ path: change.path, content: null, mode: change.newMode }, { path: change.oldPath, content: merged, mode: change.oldMode });
+        else result.targets.push(await target(change.path, null, change.newMode), await target(change.oldPath, merged, change.oldMode));
       }
     }
   } catch (error) {
@@ -237,7 +248,8 @@ async function merge3(vault: Vault, ours: string, base: string, theirs: string):
   if (ours === base) return theirs;
   if (theirs === base || ours === theirs) return ours;
   const dir = vault.stateDir();
-  const stem = `revert-${vault.ids.base32(10)}`;
+  // Not the vault's id source: a dry run must not move a seeded one (the demo's, the tests') on.
+  const stem = `revert-${cryptoIds.base32(10)}`;
   const files = ['ours', 'base', 'theirs'].map((part) => nodePath.join(dir, `${stem}.${part}`));
   try {
     await vault.fs.writeNewFile(files[0], Buffer.from(ours, 'utf8'));

@@ -3,6 +3,7 @@ import { isVaultError, VaultError, type VaultErrorCode } from '../errors';
 import { oneLine } from '../git/changelog';
 import type { CommitRecord } from '../git/commit-index';
 import { runGit, vaultPathOf } from '../git/repo';
+import { cryptoIds } from '../ids';
 import { hashBytes } from '../notes/frontmatter';
 import { assertCreatable } from '../notes/protected';
 import { inspectLock } from '../write/lock';
@@ -27,7 +28,7 @@ interface Planned {
   plan: RevertPlan;
   record: CommitRecord & { seq: number };
   reversal: Reversal;
-  /** sha256 of each target file on disk when planned (null: absent): the write's expectedHash. */
+  /** sha256 of each target file on disk when planned (null: absent): how the plan words its effects. */
   hashes: Map<string, string | null>;
   /** The error code a revert of this plan fails with (null when ok). */
   code: VaultErrorCode | null;
@@ -120,7 +121,8 @@ async function laterEdits(vault: Vault, record: CommitRecord & { seq: number }, 
  */
 async function patchOf(vault: Vault, targets: readonly Target[]): Promise<string> {
   if (targets.length === 0) return '';
-  const indexFile = nodePath.join(vault.stateDir(), `revert-${vault.ids.base32(10)}.index`);
+  // Not the vault's id source: a dry run must not move a seeded one on.
+  const indexFile = nodePath.join(vault.stateDir(), `revert-${cryptoIds.base32(10)}.index`);
   const env = { GIT_INDEX_FILE: indexFile };
   try {
     await runGit(vault.repo, ['read-tree', 'HEAD'], env);
@@ -293,7 +295,9 @@ export async function revertEdit(vault: Vault, input: { ref: string; reason?: st
   const trailers: [string, string][] = [];
   if (reversal.molt) trailers.push(['Lucid-Molt', `${reversal.molt.name} ${reversal.molt.from}->${reversal.molt.from + 1}`]);
   trailers.push(record.actor && record.editId ? ['Lucid-Reverts', record.editId] : ['Lucid-Reverts-Commit', record.sha]);
-  const changes: FileChange[] = reversal.targets.map((t) => ({ path: t.path, content: t.content, expectedHash: planned.hashes.get(t.path) ?? null }));
+  // The hash of HEAD's bytes the reverse was merged from, not the disk's read later: an edit
+  // committed in between must make this a conflict, never be overwritten by an older merge.
+  const changes: FileChange[] = reversal.targets.map((t) => ({ path: t.path, content: t.content, expectedHash: t.headHash }));
   const written = reversal.targets.filter((t) => t.content !== null).map((t) => t.path);
   const about = reversal.molt?.path ?? [subjectPath(record)].find((p) => p !== null && written.includes(p)) ?? written[0] ?? reversal.targets[0].path;
   try {

@@ -21,13 +21,23 @@ export function isEditedAccept(entry: { op: string | null; reason: string }): bo
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** The person who decides: the vault's own, or the `human:<name>` given (never an agent: nothing in the inbox is applied without a person). */
-function deciderOf(vault: Vault, person: unknown): string {
-  if (person === undefined) return vault.person;
-  if (typeof person !== 'string' || !/^human:\S/.test(person)) {
-    throw new VaultError('invalid_input', 'Only a person (human:<name>) accepts or rejects an inbox item.', { field: 'person' });
+/**
+ * The person who decides: the vault's own. Another `human:<name>` only through the demo's entry
+ * points ({@link acceptInboxItemAs}, {@link rejectInboxItemAs}), which lib/vault/index.ts does not
+ * export: a caller of the public functions can never decide in someone else's name.
+ */
+function deciderOf(vault: Vault, input: object, person?: string): string {
+  if (person !== undefined) {
+    if (!/^human:\S/.test(person)) {
+      throw new VaultError('invalid_input', 'Only a person (human:<name>) accepts or rejects an inbox item.', { field: 'person' });
+    }
+    return person;
   }
-  return person;
+  const given = (input as { person?: unknown }).person;
+  if (given !== undefined && given !== vault.person) {
+    throw new VaultError('forbidden', `Inbox items are decided as ${vault.person}, the person at this vault; nothing changed.`, { field: 'person' });
+  }
+  return vault.person;
 }
 
 function checkAcceptInput(input: AcceptInput): void {
@@ -72,15 +82,24 @@ function nothingChanged(error: unknown, item: InboxItem): unknown {
  *   a plain accept is refused as `conflict`: the person merges first and passes the merged `text`. A
  *   delete of a changed target needs `expectedTargetHash` (the person saw what goes).
  * - `expectedTargetHash` (the detail's currentHash) guards the target: a stale one is a `conflict`.
+ *   It is required with `text` (`invalid_input` without it): the text was made from what the hash names.
  * - The new text is validated against its type as agent writes are; what looks like a secret added
  *   to the target is refused (`forbidden`). A `possible-secret` item holds its proposal masked, so a
  *   plain accept writes the masked text: the secret itself was never stored and is never committed.
  * - An item with a `problem` cannot be accepted (reject it). A person's uncommitted version of the
  *   target is committed as theirs first by the write path; nothing changes when anything is refused.
  */
-export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise<AcceptResult> {
+export function acceptInboxItem(vault: Vault, input: AcceptInput): Promise<AcceptResult> {
+  return acceptInboxItemAs(vault, input);
+}
+
+/**
+ * {@link acceptInboxItem} as `person` (`human:<name>`): the demo's team members decide in their own
+ * names. Internal to lib/vault and the demo (not exported from lib/vault/index.ts).
+ */
+export async function acceptInboxItemAs(vault: Vault, input: AcceptInput, person?: string): Promise<AcceptResult> {
   checkAcceptInput(input);
-  const actor = deciderOf(vault, input.person);
+  const actor = deciderOf(vault, input, person);
   const { item, hash } = await findItem(vault, input.id);
   if (item.problem) throw new VaultError('invalid_input', item.problem, { path: item.path });
   if (input.text !== undefined && item.action === 'delete') {
@@ -93,6 +112,15 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
       'invalid_input',
       'The text still holds conflict markers (lines starting with <<<<<<<, =======, ||||||| or >>>>>>>). Resolve each conflict, keeping the lines that should stay and removing the markers, then accept again; nothing changed.',
       { field: 'text' },
+    );
+  }
+  if (input.text !== undefined && input.expectedTargetHash === undefined) {
+    // The person's text was made from the target as they saw it: without that hash a save landing
+    // since would be committed as theirs and then replaced by text that lacks it.
+    throw new VaultError(
+      'invalid_input',
+      `Accepting your own text needs the hash of ${item.target} you made it from (expectedTargetHash: the currentHash lucid inbox show ${item.id} printed, --target-hash on the command line). Nothing changed.`,
+      { field: 'expectedTargetHash' },
     );
   }
   const now = await readTarget(vault, item.target);
@@ -159,10 +187,15 @@ export async function acceptInboxItem(vault: Vault, input: AcceptInput): Promise
  * the target, so the changelog line reads "reject <target>". The proposing agent's next
  * start_session reports the rejection with the reason. Items with a problem can be rejected too.
  */
-export async function rejectInboxItem(vault: Vault, input: RejectInput): Promise<RejectResult> {
+export function rejectInboxItem(vault: Vault, input: RejectInput): Promise<RejectResult> {
+  return rejectInboxItemAs(vault, input);
+}
+
+/** {@link rejectInboxItem} as `person` (`human:<name>`), for the demo only (not exported from lib/vault/index.ts). */
+export async function rejectInboxItemAs(vault: Vault, input: RejectInput, person?: string): Promise<RejectResult> {
   if (!input || typeof input.id !== 'string') throw new VaultError('invalid_input', 'Give the id of the inbox item to reject.', { field: 'id' });
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'reason must be text.', { field: 'reason' });
-  const actor = deciderOf(vault, input.person);
+  const actor = deciderOf(vault, input, person);
   const { item, hash } = await findItem(vault, input.id);
   try {
     const result = await vault.edit({

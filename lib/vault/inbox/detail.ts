@@ -42,11 +42,13 @@ async function blobText(vault: Vault, blob: string): Promise<string | null> {
 
 /**
  * Whether the target moved away from what the proposal was based on: its blob differs from
- * `base_blob`, or, for a create, a note now exists at the target.
+ * `base_blob`, or, for a create, a note now exists at the target. An item without `base_blob`
+ * whose target exists counts as changed: nothing says what the agent saw, so it is never applied
+ * blindly (the person confirms the merge against an empty base, or the hash for a delete).
  */
 export function targetChangedSince(item: InboxItem, now: TargetNow): boolean {
-  if (item.action === 'create') return now.text !== null;
-  return item.baseBlob !== null && now.blob !== item.baseBlob;
+  if (item.action === 'create' || item.baseBlob === null) return now.text !== null;
+  return now.blob !== item.baseBlob;
 }
 
 /** What a plain accept writes to the target (null for delete, and for an item with a problem). */

@@ -117,12 +117,16 @@ export function parseProposalBlock(body: string): ParsedProposal {
   return { explanation, proposal: block.content, problem: null };
 }
 
-/** The line a person still has to resolve in a merged text: git's `<<<<<<<`, `=======` or `>>>>>>>` marker lines (also diff3's `|||||||`). */
-const MARKER = /^(<{7}|={7}|>{7}|\|{7})(?:[ \t].*)?\r?$/m;
+/** git's conflict marker lines that open or close a conflict: `<<<<<<< ...` and `>>>>>>> ...`. */
+const END_MARKER = /^(<{7}|>{7})(?:[ \t].*)?\r?$/m;
 
-/** True when `text` still holds a conflict marker line (`<<<<<<< ...`, `=======`, `>>>>>>> ...`, `||||||| ...`). */
+/**
+ * True when `text` still holds a conflict: a `<<<<<<<` or `>>>>>>>` marker line (with or without
+ * a label). A `=======` or `|||||||` line alone is not one: `=======` under a line is a markdown
+ * setext heading; between the two end markers it is always caught with them.
+ */
 export function hasConflictMarkers(text: string): boolean {
-  return MARKER.test(text);
+  return END_MARKER.test(text);
 }
 
 /** The id of an inbox note: its file name without `.md`. */

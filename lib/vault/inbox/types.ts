@@ -69,8 +69,6 @@ export interface AcceptInput {
   /** sha256 the target must still have (the detail's currentHash; null: the target must not exist). */
   expectedTargetHash?: string | null;
   reason?: string;
-  /** Who decides, `human:<name>`; the vault's own person when absent (the demo's team members give theirs). */
-  person?: string;
 }
 
 /** What an accept committed. */
@@ -86,8 +84,6 @@ export interface AcceptResult {
 export interface RejectInput {
   id: string;
   reason?: string;
-  /** Who decides, `human:<name>`; the vault's own person when absent. */
-  person?: string;
 }
 
 /** What a reject committed. */

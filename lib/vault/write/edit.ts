@@ -5,7 +5,18 @@ import type { FileOwner, VaultFs } from '../fs';
 import { isSessionId } from '../ids';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
-import { assertWritableRepo, blobId, commitPaths, HeadMovedError, headState, showFile, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
+import {
+  assertWritableRepo,
+  blobId,
+  commitPaths,
+  HeadMovedError,
+  headState,
+  runGit,
+  showFile,
+  worktreeBlobs,
+  type GitIdentity,
+  type GitRepo,
+} from '../git/repo';
 import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
@@ -147,7 +158,8 @@ async function editLocked(
   let savedPersonCommit: string | null = null;
   const savedPersonPaths = dirty.filter((p) => p !== ctx.layout.changelog);
   if (dirty.length > 0) {
-    await refuseUncommittedSecrets(ctx, head, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const], dirty);
+    const seen = [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const];
+    await refuseUncommittedSecrets(ctx, head, seen, dirty);
     const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
     const saved = await commitLocked(ctx, {
       actor: ctx.person,
@@ -155,7 +167,7 @@ async function editLocked(
       path: main,
       reason: `saved ${ctx.personName}'s uncommitted edit before ${request.actor}'s ${request.op}`,
       writes: [],
-      alsoCommit: dirty,
+      alsoCommit: seen.filter(([path]) => dirty.includes(path)),
       trailers: [],
       parent,
       changelog: { abs: changelogAbs, current: changelog },
@@ -223,7 +235,7 @@ async function commitOnDiskLocked(
     reason: input.reason,
     session: request.session,
     writes: [],
-    alsoCommit: dirty,
+    alsoCommit: files.filter(([path]) => dirty.includes(path)),
     trailers: input.trailers,
     parent: head,
     changelog: { abs: changelogAbs, current: changelog },
@@ -362,6 +374,29 @@ async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
   return readCurrentFile(fs, abs);
 }
 
+/** Stores the checked bytes of files as git blobs (through a scratch file in .lucid/, removed at once). */
+async function storeBlobs(
+  ctx: WriteContext,
+  files: readonly (readonly [string, Current | null])[],
+): Promise<{ path: string; blob: string | null; executable: boolean }[]> {
+  const out: { path: string; blob: string | null; executable: boolean }[] = [];
+  for (const [path, current] of files) {
+    if (current === null) {
+      out.push({ path, blob: null, executable: false });
+      continue;
+    }
+    const scratch = nodePath.join(ctx.stateDir(), `stage-${ctx.ids.base32(10)}`);
+    try {
+      await ctx.fs.writeNewFile(scratch, current.bytes);
+      const blob = (await runGit(ctx.repo, ['hash-object', '-w', `--path=${path}`, '--', scratch])).trim();
+      out.push({ path, blob, executable: (current.mode & 0o111) !== 0 });
+    } finally {
+      await ctx.fs.unlink(scratch).catch(() => undefined);
+    }
+  }
+  return out;
+}
+
 /** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
 async function commitLocked(
   ctx: WriteContext,
@@ -372,7 +407,8 @@ async function commitLocked(
     reason: string;
     session?: string;
     writes: Write[];
-    alsoCommit: string[];
+    /** A person's uncommitted files, committed as these checked bytes (null: deleted), never re-read from disk. */
+    alsoCommit: (readonly [string, Current | null])[];
     trailers: [string, string][];
     parent: string | null;
     changelog: { abs: string; current: Current | null };
@@ -419,7 +455,8 @@ async function commitLocked(
     extra: input.trailers,
   });
   const done: Write[] = [];
-  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])];
+  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit.map(([path]) => path)])];
+  const exact = await storeBlobs(ctx, input.alsoCommit);
   // Composing and checking may have run past the stale time: nothing is written once the lock is lost.
   input.assertHeld();
   const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
@@ -440,6 +477,7 @@ async function commitLocked(
       date: now,
       parent: input.parent,
       indexFile: nodePath.join(ctx.stateDir(), `index-${ctx.ids.base32(8)}`),
+      exact,
       onStage: (stage, sha) => journal.stage(stage, sha),
     }).finally(() => removeTempIndexes(ctx));
     // A real index left stale (another git process held index.lock) keeps the record, so the next
