@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import path from 'node:path';
+import { InboxCount } from '@/components/inbox-count';
 import { KeyboardNav } from '@/components/keyboard-nav';
 import { NavLink } from '@/components/nav-link';
 import { QueryProvider } from '@/components/query-provider';
 import { serverConfig } from '@/lib/server/config';
+import { fetchInboxCount } from '@/lib/server/data';
 import './globals.css';
 
 export const dynamic = 'force-dynamic';
@@ -27,8 +29,9 @@ const SECTIONS: { href: string; label: string; shortcut: string }[] = [
   { href: '/health', label: 'Health', shortcut: 'g h' },
 ];
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
   const vaultName = path.basename(serverConfig().vaultRoot);
+  const inboxCount = await fetchInboxCount();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
@@ -44,7 +47,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               </div>
               <nav aria-label="Sections" className="flex flex-col gap-0.5">
                 {SECTIONS.map((s) => (
-                  <NavLink key={s.href} {...s} />
+                  <NavLink key={s.href} {...s} badge={s.href === '/inbox' ? <InboxCount initial={inboxCount} /> : undefined} />
                 ))}
               </nav>
             </aside>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { PageHeader } from '@/components/page-header';
-import { fetchOverview } from '@/lib/server/data';
+import { UncommittedNotice } from '@/components/uncommitted-notice';
+import { fetchOverview, fetchUncommittedCount } from '@/lib/server/data';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',
@@ -15,7 +16,7 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 export default async function OverviewPage() {
-  const summary = await fetchOverview();
+  const [summary, uncommitted] = await Promise.all([fetchOverview(), fetchUncommittedCount()]);
   const figures = [
     { label: 'Pending inbox items', value: summary.pendingInbox, href: '/inbox', testId: 'figure-inbox' },
     { label: 'Edits in the last 7 days', value: summary.editsLast7Days, href: '/changelog', testId: 'figure-edits' },
@@ -25,6 +26,7 @@ export default async function OverviewPage() {
   return (
     <div>
       <PageHeader title="Overview" description="What is in this vault's memory and what changed this week. The full week view comes with the sessions page." />
+      <UncommittedNotice count={uncommitted} />
       <section aria-label="This week" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {figures.map((f) => (
           <Link key={f.label} href={f.href} className="rounded-lg border border-stone-200 bg-white p-4 hover:border-stone-400">

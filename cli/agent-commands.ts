@@ -8,6 +8,8 @@ import {
   listOpenSessions,
   moltSkill,
   moltSkillInputSchema,
+  moveNote,
+  moveNoteInputSchema,
   proposeInputSchema,
   proposeToInbox,
   recordDecision,
@@ -26,13 +28,13 @@ import {
 import { PACKAGE_ROOT } from './serve';
 import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
-const vaultOption = { vault: { type: 'string' as const, short: 'v' } };
-const jsonOption = { json: { type: 'boolean' as const } };
-const sessionOption = { session: { type: 'string' as const, short: 's' } };
-const reasonOption = { reason: { type: 'string' as const, short: 'r' } };
-const contentOptions = { content: { type: 'string' as const, short: 'c' }, file: { type: 'string' as const, short: 'f' } };
+export const vaultOption = { vault: { type: 'string' as const, short: 'v' } };
+export const jsonOption = { json: { type: 'boolean' as const } };
+export const sessionOption = { session: { type: 'string' as const, short: 's' } };
+export const reasonOption = { reason: { type: 'string' as const, short: 'r' } };
+export const contentOptions = { content: { type: 'string' as const, short: 'c' }, file: { type: 'string' as const, short: 'f' } };
 
 /** The clients `lucid mcp --print-config` knows. */
 const MCP_CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode'] as const;
@@ -73,17 +75,22 @@ const FLAG_OF: Record<string, string> = {
   rationale: '--rationale',
   replaces: '--replaces',
   trigger: '--trigger',
+  operation: '--operation',
+  find: '--find',
+  replace: '--replace',
+  expected_replacements: '--expected-replacements',
+  heading: '--heading',
 };
 
 /** Checks a verb's arguments against the agent contract before the vault is opened. */
-function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
+export function check<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const problem = inputProblem(parsed.error);
   throw new InputError(problem.message, problem.field);
 }
 
-function optional(values: Values, name: string): string | undefined {
+export function optional(values: Values, name: string): string | undefined {
   const value = values[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -127,7 +134,7 @@ function strictUtf8(bytes: Buffer, source: string): string {
 }
 
 /** `--content TEXT`, or `--file PATH` (`-` reads stdin); undefined when neither is given. */
-async function content(io: Io, values: Values): Promise<string | undefined> {
+export async function content(io: Io, values: Values): Promise<string | undefined> {
   const given = optional(values, 'content');
   const file = optional(values, 'file');
   if (given !== undefined && file !== undefined) throw new UsageError('give --content or --file, not both');
@@ -217,10 +224,12 @@ export const cliInputs = {
       trigger: optional(values, 'trigger'),
       reason: optional(values, 'reason'),
     }),
+  move: (values: Values, from: string, to: string) =>
+    check(moveNoteInputSchema, { session: optional(values, 'session'), from, to, reason: optional(values, 'reason') }),
 };
 
 /** Prints a write's result; a write routed to the inbox (conflict, secret) exits 1 with its message. */
-function finish(io: Io, values: Values, result: { status: string; message: string }): number {
+export function finish(io: Io, values: Values, result: { status: string; message: string }): number {
   const ok = result.status === 'written' || result.status === 'proposed';
   if (values.json) printJson(io, result);
   else if (ok) io.out(result.message);
@@ -428,6 +437,29 @@ export const agentCommands = {
       try {
         const result = await moltSkill(vault, input);
         return finish(io, values, result);
+      } finally {
+        vault.close();
+      }
+    },
+  },
+  move: {
+    summary: 'Move or rename a note, rewriting every link to it, in one commit',
+    usage:
+      'lucid move FROM TO --session ID --reason TEXT [--vault DIR] [--json]\n\n' +
+      '  What move_note does: the note goes to TO (which must not exist) and every link in the vault that\n' +
+      '  reached it, or that its new name would take over, is rewritten to lead where it did. Refused,\n' +
+      '  with nothing changed, when a linking note cannot be parsed or rewritten (each is named).',
+    options: { ...vaultOption, ...jsonOption, ...sessionOption, ...reasonOption },
+    async run(io: Io, values: Values, positionals: string[]) {
+      if (positionals.length !== 2)
+        throw new UsageError('move needs the note and its new path, e.g. lucid move notes/atlas.md projects/atlas.md --session … --reason "…"');
+      const input = cliInputs.move(values, positionals[0], positionals[1]);
+      const vault = await openCliVault(io, values.vault as string | undefined);
+      try {
+        const result = await moveNote(vault, input);
+        if (values.json) printJson(io, result);
+        else io.out(result.message);
+        return 0;
       } finally {
         vault.close();
       }

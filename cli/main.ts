@@ -14,6 +14,9 @@ import {
 } from '../lib/vault';
 import { agentCommands } from './agent-commands';
 import { dashboardCommands } from './dashboard-commands';
+import { inboxCommands } from './inbox-commands';
+import { historyCommands } from './history-commands';
+import { editCommands } from './edit-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
@@ -221,6 +224,9 @@ export const commands: Record<string, Command> = {
 
 Object.assign(commands, dashboardCommands);
 Object.assign(commands, agentCommands);
+Object.assign(commands, inboxCommands);
+Object.assign(commands, historyCommands);
+Object.assign(commands, editCommands);
 
 /** `--limit N`: a whole number from 1 to `max`, or a usage error. */
 function limitOf(value: string | boolean | undefined, max: number): number | undefined {

@@ -3,6 +3,8 @@ import { type CallToolResult, ListToolsRequestSchema, type Tool, type ToolAnnota
 import { z } from 'zod';
 import {
   abandonSessions,
+  editNote,
+  editNoteInputSchema,
   endSession,
   endSessionInputSchema,
   endSessionResultSchema,
@@ -11,6 +13,9 @@ import {
   moltSkill,
   moltSkillInputSchema,
   moltSkillResultSchema,
+  moveNote,
+  moveNoteInputSchema,
+  moveNoteResultSchema,
   proposeInputSchema,
   proposeResultSchema,
   proposeToInbox,
@@ -104,7 +109,7 @@ function errorReply(error: VaultError): CallToolResult {
 }
 
 /**
- * The Lucid MCP server over `vault`: the memory protocol's eight tools, the protocol itself as the
+ * The Lucid MCP server over `vault`: the memory protocol's ten tools, the protocol itself as the
  * server's instructions and as the `memory_protocol` prompt. Searches and reads are recorded in
  * the sessions this server is working on; when its client goes away, the sessions it started and
  * did not end are ended as abandoned.
@@ -227,7 +232,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     {
       title: 'Write a note',
       description:
-        'Create or change a note in one commit. A stale expected_hash is a conflict: nothing is overwritten and your version goes to the inbox. Invalid front matter is refused with the field and why; a write holding a secret goes to the inbox, masked.',
+        'Create a note, or change it whole, in one commit; for a small change use edit_note. create refuses a path that exists. A stale expected_hash is a conflict: your version goes to the inbox. Invalid front matter is refused with why; a secret goes to the inbox, masked. To delete a note, propose_to_inbox with action delete.',
       inputSchema: writeNoteInputSchema,
       outputSchema: writeNoteResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -240,10 +245,28 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
   );
 
   register(
+    'edit_note',
+    {
+      title: 'Edit part of a note',
+      description:
+        'Change part of a note in one commit, every other byte kept: find_replace (literal, expected count), replace_section, insert before or after a heading, prepend, append. Prefer it to rewriting a note. A stale expected_hash sends your edit to the inbox. To delete a note, propose_to_inbox with action delete.',
+      inputSchema: editNoteInputSchema,
+      outputSchema: writeNoteResultSchema,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    tool('edit_note', async (args) => {
+      use(args.session);
+      const result = await editNote(vault, args);
+      return reply({ ...result }, result.status !== 'written');
+    }),
+  );
+
+  register(
     'propose_to_inbox',
     {
       title: 'Propose a change to the inbox',
-      description: 'Send a change you are not sure of to the inbox, for a person to accept, edit or reject.',
+      description:
+        'Send a change you are not sure of to the inbox, for a person to accept, edit or reject. Deleting a note goes through here too (action delete).',
       inputSchema: proposeInputSchema,
       outputSchema: proposeResultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -301,6 +324,23 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
       const result = await endSession(vault, args);
       owned.delete(result.session);
       working.delete(result.session);
+      return reply({ ...result });
+    }),
+  );
+
+  register(
+    'move_note',
+    {
+      title: 'Move or rename a note',
+      description:
+        'Move or rename a note in one commit, rewriting every link that reached it (wikilinks, embeds, markdown and front-matter links) so each link still leads where it did; the changelog, a log, keeps its links as written. Refused, nothing changed, if to exists or a linking note cannot be rewritten. To delete, propose_to_inbox with action delete.',
+      inputSchema: moveNoteInputSchema,
+      outputSchema: moveNoteResultSchema,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    tool('move_note', async (args) => {
+      use(args.session);
+      const result = await moveNote(vault, args);
       return reply({ ...result });
     }),
   );

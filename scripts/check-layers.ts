@@ -31,16 +31,19 @@ const under = (file: string, dir: string) => file === dir || file.startsWith(`${
 const isVault = (target: string | null) => target !== null && under(target, 'lib/vault');
 
 /** The rules, one function per layer; each returns a message for a wrong import or null. */
-/** The rooms of lib/vault that agents/ is built on; they never import it. */
+/** The rooms of lib/vault that agents/ and inbox/ are built on; they never import those. */
 const ROOMS_BELOW_AGENTS = ['lib/vault/notes', 'lib/vault/git', 'lib/vault/write', 'lib/vault/search'];
+/** lib/vault's top rooms: the operations agents and people call (inbox/ may use agents/' helpers). */
+const TOP_ROOMS = ['lib/vault/agents', 'lib/vault/inbox'];
 
 export function ruleFor(file: string, edge: ImportEdge): string | null {
   const { specifier, target, typeOnly } = edge;
   if (under(file, 'lib/vault')) {
     if (target === null && FRAMEWORK.test(specifier)) return `lib/vault must stay plain Node: it imports '${specifier}'`;
     if (target !== null && !isVault(target)) return `lib/vault imports ${target}: the domain depends on nothing outside lib/vault`;
-    if (target !== null && under(target, 'lib/vault/agents') && !under(file, 'lib/vault/agents') && ROOMS_BELOW_AGENTS.some((room) => under(file, room))) {
-      return `agents/ is lib/vault's top room: ${file} may not import it (imports ${target})`;
+    const top = target === null ? undefined : TOP_ROOMS.find((room) => under(target, room));
+    if (top && ROOMS_BELOW_AGENTS.some((room) => under(file, room))) {
+      return `${top.slice('lib/vault/'.length)}/ is one of lib/vault's top rooms: ${file} may not import it (imports ${target})`;
     }
     return null;
   }

@@ -1,14 +1,19 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { ChangelogView } from '@/components/changelog-view';
+import { PageHeader } from '@/components/page-header';
+import { UncommittedPanel } from '@/components/uncommitted-panel';
+import { changelogChoices, fetchChangelogPage, fetchUncommitted, parseChangelogFilters } from '@/lib/server/data';
 
-export default function ChangelogPage() {
+export default async function ChangelogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const filters = parseChangelogFilters(await searchParams);
+  const [page, uncommitted] = await Promise.all([fetchChangelogPage(filters), fetchUncommitted()]);
   return (
-    <ComingSoon
-      title="Changelog"
-      will={[
-        'Every edit, newest first: who, what, why, and the session it came from',
-        'Filters by actor, operation and note',
-        'One-click revert of any edit, with a dry run that says what is in the way',
-      ]}
-    />
+    <div>
+      <PageHeader
+        title="Changelog"
+        description="Every edit to the vault, newest first: who made it, why, in which session, and its diff. Any edit can be reverted; a dry run comes first and nothing changes when something is in the way."
+      />
+      <UncommittedPanel initial={uncommitted} />
+      <ChangelogView filters={filters} initial={page} choices={changelogChoices()} />
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { composeNote, formatDate, formatTime, setFrontmatterFields, splitNote, type FileChange, type FrontmatterData, type Op } from '../vault';
+import { acceptInboxItemAs, rejectInboxItemAs } from '../vault/inbox/decide';
 import type { DemoRun } from './run';
 
 /** The two people of the team; the vault's own person (git's user) joins on the anchor day. */
@@ -7,8 +8,9 @@ export const GRACE = 'human:Grace Hopper';
 
 /*
  * What the people of the demo do. Lucid has no operation for a person's own edits yet (the
- * dashboard's editor and inbox review will call one), so these go through the vault's write path
- * with the person as actor: the same commit, trailers and changelog line such an operation makes.
+ * dashboard's editor will call one), so these go through the vault's write path with the person
+ * as actor: the same commit, trailers and changelog line such an operation makes. Their inbox
+ * decisions go through the inbox's own operations, as the dashboard's and the CLI's do.
  */
 
 /** A note's text as a person saves it: Lucid sets `created` (time) and `updated` (date). */
@@ -57,4 +59,21 @@ function withoutTrailingNewlines(body: string): string {
   let end = body.length;
   while (end > 0 && body[end - 1] === '\n') end -= 1;
   return body.slice(0, end);
+}
+
+/** The id of the inbox item at `inboxPath` (its file name without .md). */
+function itemId(inboxPath: string): string {
+  return inboxPath.replace(/^.*\//, '').replace(/\.md$/, '');
+}
+
+/** A person accepts an inbox proposal as it is (acceptInboxItem: one commit, op accept). */
+export async function personAccept(run: DemoRun, actor: string, inboxPath: string, reason: string): Promise<void> {
+  const result = await acceptInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
+  run.committed({ actor, op: 'accept', path: result.target, reason, settled: inboxPath });
+}
+
+/** A person rejects an inbox proposal with a reason (rejectInboxItem: one commit, op reject). */
+export async function personReject(run: DemoRun, actor: string, inboxPath: string, target: string, reason: string): Promise<void> {
+  await rejectInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
+  run.committed({ actor, op: 'reject', path: target, reason, settled: inboxPath });
 }

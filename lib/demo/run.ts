@@ -9,6 +9,8 @@ export interface DemoEvent {
   path: string;
   reason: string;
   session?: string;
+  /** The inbox item an accept or a reject took out of the inbox. */
+  settled?: string;
 }
 
 /** A session whose note is written, as the weekly reports list it. */

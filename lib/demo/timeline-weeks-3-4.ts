@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import { noteLink as link } from '../vault';
 import { AgentSession, noteText } from './agent';
-import { GRACE, personAppend, personUpdate } from './people';
+import { ADA, GRACE, personAccept, personAppend, personReject, personUpdate } from './people';
 import { P } from './paths';
 import { replaceOnce, type DemoRun } from './run';
 import { flakySkill, intermittentSkill, migrationsSkill, releaseNotesSkill, reindexSkill, weeklySkill } from './skill-texts';
@@ -10,7 +10,8 @@ import { writeWeeklyReport } from './weekly-report';
 /**
  * Weeks 3 and 4: release notes and flaky tests molt their skills, OpenSearch is evaluated and
  * replaces FTS5 (one decision superseding another), the tax migration teaches the migration skill
- * a new step, and the reindex procedure is written down.
+ * a new step, and the reindex procedure is written down. Ada accepts an agent's proposal and Grace
+ * rejects one, with her reason, through the inbox's own operations.
  */
 export async function weeksThreeAndFour(run: DemoRun): Promise<void> {
   const s13 = await AgentSession.begin(run, 'research-bot', 14, 8, 40, {
@@ -79,7 +80,19 @@ ${link(P.beacon)}.`,
     read: [P.releaseNotes],
   });
   await s17.molt(P.releaseNotes, releaseNotesSkill(2), 'customers missed the migration note in 1.4: put required actions first, leave out refactors');
-  await s17.end('done', 'Wrote the atlas 1.5 notes with the required customer action at the top.', []);
+  const releasesProposal = await s17.propose({
+    action: 'append',
+    target: P.atlas,
+    reason: 'keep the list of releases on the project note',
+    confidence: 0.6,
+    content: `## Releases
+- 1.5: the required customer action (re-issue API keys) comes first in the notes.
+`,
+  });
+  await s17.end('done', 'Wrote the atlas 1.5 notes with the required customer action at the top; proposed a release list for the project note.', []);
+
+  run.at(18, 14, 10);
+  await personAccept(run, ADA, releasesProposal.inbox_path, 'yes, the release list belongs on the project note');
 
   run.at(18, 16, 40);
   await personUpdate(run, GRACE, P.handbook, 'added the on-call rota', {
@@ -106,7 +119,19 @@ the inbox.
   });
   await s18.molt(P.weekly, weeklySkill(3), 'readers asked why skills changed: list each molt with its reason');
   await writeWeeklyReport(run, s18, 14, 20);
-  await s18.end('done', 'Wrote the weekly report, now with the skills that changed and why.', []);
+  const pagingProposal = await s18.propose({
+    action: 'append',
+    target: P.handbook,
+    reason: 'a failed nightly job should reach someone at once',
+    confidence: 0.4,
+    content: `## When a nightly job fails
+The agent that notices it pages the person on call.
+`,
+  });
+  await s18.end('done', 'Wrote the weekly report, now with the skills that changed and why; proposed a paging rule for the handbook.', []);
+
+  run.at(21, 11, 45);
+  await personReject(run, GRACE, pagingProposal.inbox_path, P.handbook, 'agents never page anyone: they write to the inbox, and the person on call reads it');
 
   const s19 = await AgentSession.begin(run, 'claude-code', 22, 10, 20, {
     task: "Record the move of beacon's search to OpenSearch",

@@ -37,7 +37,8 @@ export async function writeWeeklyReport(run: DemoRun, session: AgentSession, fro
     for (const e of molts) lines.push(`- ${link(e.path)}: ${e.reason}`);
   }
   if ((run.versions.get(P.weekly) ?? 0) >= 4) {
-    const open = run.events.filter((e) => e.op === 'create' && e.path.startsWith('inbox/') && e.at < end);
+    const settled = new Set(run.events.filter((e) => e.settled && e.at < end).map((e) => e.settled));
+    const open = run.events.filter((e) => e.op === 'create' && e.path.startsWith('inbox/') && e.at < end && !settled.has(e.path));
     lines.push('', '## Open inbox proposals', '');
     if (open.length === 0) lines.push('- None.');
     for (const e of open) {

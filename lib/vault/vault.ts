@@ -3,13 +3,14 @@ import { readLayout, systemPrefixes, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
 import { oneLine } from './git/changelog';
-import { CommitIndex, type CommitQuery, type CommitRecord } from './git/commit-index';
+import { CommitIndex, foldersOfType, type CommitQuery, type CommitRecord } from './git/commit-index';
 import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitRepo } from './git/repo';
 import type { GitRunner } from './git/runner';
 import { cryptoIds, systemClock, type Clock, type IdSource } from './ids';
 import type { LinkResolver, ParsedLink } from './notes/links';
 import type { Note, VaultFile } from './notes/note';
 import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
+import type { NoteType } from './notes/schema';
 import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
 import { syncSearchIndex } from './search/indexable';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
@@ -217,9 +218,13 @@ export class Vault {
     return this.commitIndex;
   }
 
-  /** The vault's history, newest first, from the commit index. */
-  async log(query: CommitQuery = {}): Promise<(CommitRecord & { seq: number })[]> {
-    return (await this.commits()).list(query);
+  /**
+   * The vault's history, newest first, from the commit index; `type` keeps the commits that touched
+   * a file in that type's folders of this vault's layout (it replaces `folders`).
+   */
+  async log(query: CommitQuery & { type?: NoteType } = {}): Promise<(CommitRecord & { seq: number })[]> {
+    const { type, ...rest } = query;
+    return (await this.commits()).list(type ? { ...rest, folders: foldersOfType(this.layout, type) } : rest);
   }
 
   /** A file's history, newest first, following renames. */
@@ -294,5 +299,30 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   // An edit a dead writer left unfinished is finished or undone before anything is read. A live
   // writer holding the lock recovers it itself; a failure here leaves it to the next writer.
   await vault.recover().catch(() => undefined);
+  await sweepScratch(vault, (options.wallClock ?? systemClock)()).catch(() => undefined);
   return vault;
+}
+
+/** Scratch entries in `.lucid/` of a revert's dry run, an inbox merge and a commit's staging. */
+const SCRATCH = /^(revert-|merge-|stage-)[a-z2-7]{10}(\.(ours|base|theirs|index))?$/;
+
+/**
+ * Removes the scratch files and folders a killed process left in the state folder (last changed
+ * more than a minute before `now`, wall-clock time): a live revert, merge or commit removes its own.
+ */
+async function sweepScratch(vault: Vault, now: Date): Promise<string[]> {
+  const dir = vault.stateDir();
+  const removed: string[] = [];
+  for (const entry of await vault.fs.readdir(dir).catch(() => [])) {
+    if (!SCRATCH.test(entry.name)) continue;
+    const abs = nodePath.join(dir, entry.name);
+    const stat = await vault.fs.lstat(abs).catch(() => null);
+    if (!stat || now.getTime() - stat.mtimeMs <= 60_000) continue;
+    if (stat.isDirectory()) {
+      for (const inner of await vault.fs.readdir(abs).catch(() => [])) await vault.fs.unlink(nodePath.join(abs, inner.name)).catch(() => undefined);
+      await vault.fs.rmdir(abs).catch(() => undefined);
+    } else if (stat.isFile()) await vault.fs.unlink(abs).catch(() => undefined);
+    removed.push(entry.name);
+  }
+  return removed;
 }

@@ -178,12 +178,15 @@ describe("a person's uncommitted secret", () => {
     expect(history(tv)).not.toContain(GHP.slice(4));
   });
 
-  it('a set_fields on a note with a person’s uncommitted key goes to the inbox with the key masked', async () => {
+  it('a set_fields on a note with a person’s uncommitted key goes to the inbox built on the committed note, without the person’s text', async () => {
     const { tv, vault, session } = await setup();
     tv.write(NOTE, `---\ntitle: Ops\napi_key: ${HEX32}\n---\n# Ops\n\nHow we run things.\n`);
     const result = await writeNote(vault, { session, path: NOTE, mode: 'set_fields', fields: { status: 'active' }, reason: 'status' });
     expect(result.status).toBe('conflict');
-    expect(tv.read(result.inbox_path ?? '')).toContain('api_key: …[masked]');
+    const inbox = tv.read(result.inbox_path ?? '');
+    expect(inbox).toContain('status: active');
+    expect(inbox).not.toContain('api_key');
+    expect(tv.read(NOTE)).toContain(`api_key: ${HEX32}`);
     expect(history(tv)).not.toContain(HEX32);
   });
 

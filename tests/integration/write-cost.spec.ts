@@ -79,7 +79,8 @@ describe('what one agent append costs', () => {
       parses: 1,
       git: ['symbolic-ref', 'ls-files', 'cat-file', ...COMMIT],
     });
-    expect(tv.read(NOTE)).toBe('---\ntitle: Plan\ntags:\n  - atlas\nupdated: 2026-11-15\n---\n# Plan\n\nFirst idea.\n\nSecond idea.\n');
+    // Not one of Lucid's types: no `updated` is added (issue 13).
+    expect(tv.read(NOTE)).toBe('---\ntitle: Plan\ntags:\n  - atlas\n---\n# Plan\n\nFirst idea.\n\nSecond idea.\n');
     expect(tv.git(['status', '--porcelain'])).toBe('');
     expect(tv.git(['log', '-1', '--format=%s%n%(trailers:key=Lucid-Op,valueonly)']).trim()).toBe(`append ${NOTE}\nappend`);
     expect(tv.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').sort()).toEqual(['changelog.md', NOTE]);
@@ -93,8 +94,8 @@ describe('what one agent append costs', () => {
 
     expect(result.status).toBe('written');
     expect(cost()).toEqual({ noteReads: 1, parses: 1, git: ['symbolic-ref', 'ls-files', 'cat-file', ...COMMIT] });
-    expect(tv.read(NOTE)).toBe('---\ntitle: Plan\nstatus: draft\nupdated: 2026-11-15\n---\n# Plan\n\nFirst idea.\n');
-    expect((await vault.readNote(NOTE)).frontmatter).toEqual({ title: 'Plan', status: 'draft', updated: '2026-11-15' });
+    expect(tv.read(NOTE)).toBe('---\ntitle: Plan\nstatus: draft\n---\n# Plan\n\nFirst idea.\n');
+    expect((await vault.readNote(NOTE)).frontmatter).toEqual({ title: 'Plan', status: 'draft' });
   });
 
   it('keeps the note it wrote, parsed: reading it back parses nothing', async () => {
@@ -104,13 +105,13 @@ describe('what one agent append costs', () => {
 
     const note = await vault.readNote(NOTE);
 
-    expect(note).toMatchObject({ hash, title: 'Plan', frontmatter: { title: 'Plan', tags: ['atlas'], updated: '2026-11-15' } });
+    expect(note).toMatchObject({ hash, title: 'Plan', frontmatter: { title: 'Plan', tags: ['atlas'] } });
     expect(note.body).toBe('# Plan\n\nFirst idea.\n\nSecond idea.\n');
     expect(note.text).toBe(tv.read(NOTE));
     expect(cost()).toEqual({ noteReads: 1, parses: 0, git: [] });
   });
 
-  it("a person's uncommitted edit adds one hash-object and their own commit, still one read and one parse", async () => {
+  it("a person's uncommitted edit adds two hash-objects and their own commit, still one read and one parse", async () => {
     const { tv, vault, session, reset, cost } = await countedVault({ [NOTE]: NOTE_TEXT });
     tv.write(NOTE, `${NOTE_TEXT}A line the person typed.\n`);
     reset();
@@ -121,7 +122,24 @@ describe('what one agent append costs', () => {
     expect(cost()).toEqual({
       noteReads: 1,
       parses: 1,
-      git: ['symbolic-ref', 'ls-files', 'cat-file', 'hash-object', ...COMMIT, ...COMMIT],
+      // The person's checked bytes are stored (hash-object -w) and staged as they are (--index-info,
+      // in the commit's index and the real one), so a save landing meanwhile is never committed unchecked.
+      git: [
+        'symbolic-ref',
+        'ls-files',
+        'cat-file',
+        'hash-object',
+        'hash-object',
+        'read-tree',
+        'update-index',
+        'update-index',
+        'write-tree',
+        'commit-tree',
+        'update-ref',
+        'update-index',
+        'update-index',
+        ...COMMIT,
+      ],
     });
     expect(tv.git(['log', '-2', '--format=%an']).trim().split('\n')).toEqual(['agent:tester', 'Test Person']);
     expect(tv.git(['show', 'HEAD~1:notes/plan.md'])).toBe(`${NOTE_TEXT}A line the person typed.\n`);

@@ -121,7 +121,7 @@ export function toolParts(tool: Tool): { name: string; total: number; descriptio
 
 /**
  * Runs the memory protocol once, as an agent would on `vault`: start, search, read the first hit,
- * write a project note, record a decision, propose a change, molt a skill, end; then a person edits
+ * write a project note, edit a section of it, record a decision, propose a change, molt a skill, end; then a person edits
  * the agent's note and the agent starts again (that reply reports the correction). Then the
  * replies a model reads when things go wrong: a stale write (a conflict, with its result) and a
  * read of a missing note (an error sentence).
@@ -155,13 +155,24 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
       reason: 'a project note for the webhook work',
     }),
   );
-  await call('record_decision', 'record_decision', {
+  await call('edit_note', 'edit_note (replace_section)', {
     session,
-    project: 'Webhook delivery',
-    title: 'Poll the retry queue every 5 seconds',
-    decision: 'The retry worker polls the queue every 5 seconds instead of 30.',
-    rationale: 'A 30-second poll made retries late and the webhook test flaky; 5 seconds costs one cheap query.',
+    path: project,
+    operation: 'replace_section',
+    heading: '## Open questions',
+    content: '- Should the timeout stay at 10 seconds?\n- Who rotates the signing secret?\n- Do merchants want a retry header?\n',
+    expected_hash: written.hash,
+    reason: 'one more open question',
   });
+  const decided = must<{ path: string }>(
+    await call('record_decision', 'record_decision', {
+      session,
+      project: 'Webhook delivery',
+      title: 'Poll the retry queue every 5 seconds',
+      decision: 'The retry worker polls the queue every 5 seconds instead of 30.',
+      rationale: 'A 30-second poll made retries late and the webhook test flaky; 5 seconds costs one cheap query.',
+    }),
+  );
   await call('propose_to_inbox', 'propose_to_inbox (update)', {
     session,
     target: read.path,
@@ -176,6 +187,12 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
     trigger: 'a webhook test fails or a delivery is retried',
     content: '1. Start the stub merchant.\n2. Make it answer 500 once.\n3. Check the retry arrives within the backoff.\n',
     reason: 'how to test retries',
+  });
+  await call('move_note', 'move_note', {
+    session,
+    from: decided.path,
+    to: `${vault.layout.decisions}/webhook-retry-poll-interval.md`,
+    reason: 'a name that says what was decided',
   });
   await call('end_session', 'end_session', {
     session,

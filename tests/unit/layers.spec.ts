@@ -60,6 +60,8 @@ describe('the layer check', () => {
     expect(ruleFor('lib/vault/write/edit.ts', edge('../agents/sessions', 'lib/vault/agents/sessions.ts'))).toMatch(/top room/);
     expect(ruleFor('lib/vault/agents/inbox-ops.ts', edge('../notes/schema', 'lib/vault/notes/schema.ts'))).toBeNull();
     expect(ruleFor('lib/vault/vault.ts', edge('./agents/sessions', 'lib/vault/agents/sessions.ts'))).toBeNull();
+    expect(ruleFor('lib/vault/git/repo.ts', edge('../inbox/parse', 'lib/vault/inbox/parse.ts'))).toMatch(/inbox\/ is one of lib\/vault's top rooms/);
+    expect(ruleFor('lib/vault/inbox/detail.ts', edge('../agents/write-ops', 'lib/vault/agents/write-ops.ts'))).toBeNull();
   });
 
   it('lets components import vault types but not vault values or lib/server', () => {

@@ -51,20 +51,21 @@ describe("a note's title follows the vault format's rule", () => {
 });
 
 describe('headings', () => {
-  it('lists every ATX heading with its level, text and the offset of its line', () => {
+  it('lists every ATX heading with its level, text, the offsets of its line and its line number', () => {
     const body = '# One\n\ntext\n## Two ##\n```\n## no\n```\n### Three\n';
     expect(parseHeadings(body)).toEqual([
-      { level: 1, text: 'One', offset: 0 },
-      { level: 2, text: 'Two', offset: 12 },
-      { level: 3, text: 'Three', offset: 36 },
+      { level: 1, text: 'One', offset: 0, end: 5, line: 0 },
+      { level: 2, text: 'Two', offset: 12, end: 21, line: 3 },
+      { level: 3, text: 'Three', offset: 36, end: 45, line: 7 },
     ]);
-    expect(body.slice(36).startsWith('### Three')).toBe(true);
+    expect(body.slice(12, 21)).toBe('## Two ##');
+    expect(body.slice(36, 45)).toBe('### Three');
   });
 
   it('reads CRLF line ends and a last line without one', () => {
     expect(parseHeadings('# A\r\ntext\r\n## B')).toEqual([
-      { level: 1, text: 'A', offset: 0 },
-      { level: 2, text: 'B', offset: 11 },
+      { level: 1, text: 'A', offset: 0, end: 3, line: 0 },
+      { level: 2, text: 'B', offset: 11, end: 15, line: 2 },
     ]);
     expect(firstTitleHeading('## Only level two\n')).toBeNull();
   });

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { VaultError, type VaultErrorCode } from '../errors';
 import { SESSION_ID_PATTERN } from '../ids';
 import { PROPOSAL_ACTIONS, SESSION_OUTCOMES } from '../notes/schema';
+import { NOTE_EDIT_OPERATIONS } from '../notes/note-edits';
 
 /**
- * The agent contract: what each of the memory protocol's eight tools takes and returns, as zod
+ * The agent contract: what each of the memory protocol's ten tools takes and returns, as zod
  * schemas. The MCP server registers these schemas, the CLI verbs check their arguments with them,
  * and the operations parse their input with them, so a bad input gets the same sentence and the
  * same field from all three. Every literal list of the protocol (outcomes, proposal actions,
@@ -370,7 +371,7 @@ export const writeNoteInputSchema = z
     session: sessionField,
     path: requiredText(1024).describe('The note\'s path in the vault, ending in .md, e.g. "projects/atlas.md".'),
     mode: writeModeSchema.describe(
-      'create (a new note), replace (the whole note; needs expected_hash), append (add at the end) or set_fields (front matter only).',
+      'create (a new note; refused if the path exists), replace (the whole note; needs expected_hash), append (add at the end) or set_fields (front matter only).',
     ),
     content: noteContent.optional().describe('The markdown: for create and replace the whole note, front matter included; for append the text to add.'),
     fields: propertyFields.optional().describe('Front-matter properties to set, e.g. {"status": "done"}; null removes one. Links as "[[folder/note]]".'),
@@ -408,6 +409,78 @@ export const writeNoteResultSchema = z.object({
 });
 /** What `write_note` returns. */
 export type WriteNoteResult = z.infer<typeof writeNoteResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// edit_note
+
+/** How `edit_note` changes a note. */
+const editOperationSchema = oneOf(NOTE_EDIT_OPERATIONS);
+/** The edit_note operations, as a plain list. */
+export const EDIT_OPERATIONS = editOperationSchema.options;
+
+/** Which of edit_note's optional fields each operation takes. */
+const EDIT_FIELDS: Record<(typeof NOTE_EDIT_OPERATIONS)[number], readonly ('find' | 'replace' | 'expected_replacements' | 'heading' | 'content')[]> = {
+  find_replace: ['find', 'replace', 'expected_replacements'],
+  replace_section: ['heading', 'content'],
+  insert_before_heading: ['heading', 'content'],
+  insert_after_heading: ['heading', 'content'],
+  prepend: ['content'],
+  append: ['content'],
+};
+
+/**
+ * What `edit_note` takes. find and replace for find_replace (expected_replacements defaults to 1);
+ * heading for the heading operations; content for all but find_replace (it may be empty for
+ * replace_section, which then clears the section). A field the operation does not use is refused,
+ * so a misplaced argument is never silently ignored.
+ */
+export const editNoteInputSchema = z
+  .object({
+    session: sessionField,
+    path: requiredText(1024).describe('The note\'s path, e.g. "projects/atlas.md".'),
+    operation: editOperationSchema.describe('replace_section: the text under heading; prepend: after the front matter.'),
+    find: noteContent.optional().describe('find_replace: the exact text to find, matched literally.'),
+    replace: noteContent.optional().describe('find_replace: its replacement; empty deletes it.'),
+    expected_replacements: countUpTo(10_000).optional().describe('find_replace: how often find occurs (default 1); another count changes nothing.'),
+    heading: optionalText(500).describe(
+      'The heading line with its level, e.g. "## Status" (once in the note); its section runs to the next heading of its level or higher.',
+    ),
+    content: noteContent.optional().describe("The text to insert, or the section's new text without its heading line."),
+    expected_hash: z
+      .string({ error: notText })
+      .regex(/^[0-9a-f]{64}$/, { error: 'expected_hash must be the 64-character sha256 read_note returned.' })
+      .optional()
+      .describe('The hash read_note returned; if the note changed since, the edit goes to the inbox.'),
+    reason: reasonField,
+  })
+  .superRefine((input, ctx) => {
+    const uses = EDIT_FIELDS[input.operation];
+    for (const field of ['find', 'replace', 'expected_replacements', 'heading', 'content'] as const) {
+      if (input[field] !== undefined && !uses.includes(field)) {
+        const hint = field === 'content' && input.operation === 'find_replace' ? ' (the new text of find_replace is replace)' : '';
+        ctx.addIssue({ code: 'custom', path: [field], message: `${field} is not used by ${input.operation}${hint}; leave it out.` });
+      }
+    }
+    if (input.operation === 'find_replace') {
+      if (input.find === undefined || input.find === '') ctx.addIssue({ code: 'custom', path: ['find'], message: 'find is required for find_replace.' });
+      if (input.replace === undefined)
+        ctx.addIssue({ code: 'custom', path: ['replace'], message: 'replace is required for find_replace (empty deletes the text).' });
+      return;
+    }
+    if (uses.includes('heading') && (input.heading === undefined || input.heading.trim() === '')) {
+      ctx.addIssue({ code: 'custom', path: ['heading'], message: `heading is required for ${input.operation}, e.g. "## Status".` });
+    }
+    const blank = input.content === undefined || (input.operation !== 'replace_section' && input.content.trim() === '');
+    if (blank) ctx.addIssue({ code: 'custom', path: ['content'], message: `content is required for ${input.operation}.` });
+  });
+/** What `edit_note` takes. */
+export type EditNoteInput = z.input<typeof editNoteInputSchema>;
+
+/**
+ * What `edit_note` returns: write_note's result, {@link writeNoteResultSchema} (`hash` is the
+ * note's new sha256, or its current one on a conflict).
+ */
+export type EditNoteResult = WriteNoteResult;
 
 // ---------------------------------------------------------------------------------------------
 // propose_to_inbox
@@ -570,6 +643,32 @@ export const endSessionResultSchema = z.object({
 });
 /** What `end_session` returns. */
 export type EndSessionResult = z.infer<typeof endSessionResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// move_note
+
+/** What `move_note` takes. */
+export const moveNoteInputSchema = z.object({
+  session: sessionField,
+  from: requiredText(1024).describe('The note to move, e.g. "notes/atlas.md".'),
+  to: requiredText(1024).describe('Its new path, ending in .md, e.g. "projects/atlas.md"; must not exist.'),
+  reason: reasonField,
+});
+/** What `move_note` takes. */
+export type MoveNoteInput = z.input<typeof moveNoteInputSchema>;
+
+/** What `move_note` returns: the commit, the moved note's hash, and the notes whose links were rewritten (with how many). */
+export const moveNoteResultSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  edit_id: z.string(),
+  commit: z.string(),
+  hash: z.string().nullable(),
+  rewritten: z.array(z.object({ path: z.string(), links: z.number() })),
+  message: z.string(),
+});
+/** What `move_note` returns. */
+export type MoveNoteResult = z.infer<typeof moveNoteResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Checking an input

@@ -24,13 +24,21 @@ to git, so every change can be seen and reverted.
 2. **Search before you assume**: \`search_notes\` takes plain questions; \`read_note\` finds a
    note by path, title, alias or \`[[link]]\` and returns it with its content hash, its links and
    its backlinks. Follow links that matter. A long note comes in parts (\`next_offset\`, or one
-   \`section\`): never replace a note with a part of it; append, set fields, or read it all first.
-3. **Write what you know**: \`write_note\` with the \`expected_hash\` you read. If the note changed
-   since, your version goes to the inbox instead of overwriting; read the note again.
+   \`section\`): never replace a note with a part of it; edit that part, or read it all first.
+3. **Write what you know**: to change part of a note (a fact, a line, a section) use
+   \`edit_note\`: \`find_replace\` (literal text, with the number of places it occurs),
+   \`replace_section\` (the text under a heading such as \`## Status\`), \`insert_before_heading\`,
+   \`insert_after_heading\`, \`prepend\` or \`append\`; everything else in the note stays as it was.
+   Do not rewrite a whole note to change a few lines. \`write_note\` creates a note (it refuses a
+   path that exists), replaces it whole, appends or sets its fields. Pass the \`expected_hash\`
+   you read to either tool: if the note
+   changed since, your version goes to the inbox instead of overwriting; read the note again.
+   To rename or move a note use \`move_note\` (\`from\`, \`to\`): it rewrites the links to it.
    Decisions go through \`record_decision\` (it supersedes the one it replaces).
 4. **Send what you are unsure of to the inbox**: \`propose_to_inbox\` (folder \`${layout.inbox}/\`).
-   A person accepts, edits or rejects it. Never put secrets in notes: Lucid never commits them;
-   a write that holds one goes to the inbox with the secret masked.
+   A person accepts, edits or rejects it. Deleting a note always goes this way (action \`delete\`).
+   Never put secrets in notes: Lucid never commits them; a write that holds one goes to the inbox
+   with the secret masked.
 5. **Keep your procedures as skills**: \`molt_skill\` creates or improves a note in
    \`${layout.skills}/\`; each change raises its version and is a reviewable commit.
 6. **End**: call \`end_session\` with a summary, the outcome and next steps. It writes your session

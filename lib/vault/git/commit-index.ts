@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
+import type { VaultLayout } from '../config';
+import type { NoteType } from '../notes/schema';
 import { parseCommitMessage, TRAILER } from './commit-message';
 import { gitSucceeds, headCommit, runGit, vaultPathOf, type GitRepo } from './repo';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
-const COMMIT_INDEX_VERSION = 2;
+const COMMIT_INDEX_VERSION = 3;
 
 /** One commit as the index knows it. */
 export interface CommitRecord {
@@ -44,7 +46,33 @@ export interface CommitQuery {
   session?: string;
   /** Seconds since the epoch. */
   since?: number;
+  /** Only commits at or before this time (seconds since the epoch, inclusive). */
+  until?: number;
   path?: string;
+  /** Only commits that touched a file inside one of these folders (vault paths, no trailing slash). */
+  folders?: string[];
+  /** true: only commits Lucid did not make (no `Lucid-Actor`); false: only Lucid's. */
+  foreign?: boolean;
+  /** Oldest first instead of newest first (with `afterSeq`: the page just newer than a cursor). */
+  oldestFirst?: boolean;
+}
+
+/**
+ * The folders of the vault's layout whose notes are of `type` (a skill's folder holds its archive
+ * too), for {@link CommitQuery.folders}: a commit is of a type by the folder of the files it touched.
+ */
+export function foldersOfType(layout: VaultLayout, type: NoteType): string[] {
+  const folders: Record<NoteType, string[]> = {
+    person: [layout.people],
+    project: [layout.projects],
+    decision: [layout.decisions],
+    session: [layout.sessions],
+    skill: [layout.skills, layout.skillsArchive],
+    inbox: [layout.inbox],
+    report: [layout.reports],
+    'eval-run': [layout.evalRuns],
+  };
+  return folders[type];
 }
 
 const FIELD = '\u001f';
@@ -191,6 +219,9 @@ export class CommitIndex {
       '-M',
       '--name-status',
       `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%P${FIELD}%B${FIELD}`,
+      // Every merge that brought a change, even one whose tree is its second parent's (a `--no-ff`
+      // merge): path limiting alone would simplify it away, and the changelog would never show it.
+      '--full-history',
       ...range,
       // Only the vault's commits and paths, when the vault is a folder of a larger repository.
       '--',
@@ -225,14 +256,19 @@ export class CommitIndex {
     return records.length;
   }
 
-  /** Newest first, filtered. */
+  /** Newest first (or oldest first when asked), filtered; at most `limit` rows read, never the whole history. */
   list(query: CommitQuery = {}): (CommitRecord & { seq: number })[] {
     const { where, args } = this.filter(query);
     const limit = Math.min(Math.max(query.limit ?? 50, 1), 1000);
     const rows = this.db
-      .prepare(`SELECT * FROM commits c ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.seq DESC LIMIT ?`)
+      .prepare(`SELECT * FROM commits c ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.seq ${query.oldestFirst ? 'ASC' : 'DESC'} LIMIT ?`)
       .all(...args, limit) as Row[];
     return rows.map(toRecord);
+  }
+
+  /** Every `Lucid-Actor` that has made a commit, sorted (from the actor index, not the commits). */
+  actors(): string[] {
+    return (this.db.prepare('SELECT DISTINCT actor FROM commits WHERE actor IS NOT NULL ORDER BY actor').all() as { actor: string }[]).map((r) => r.actor);
   }
 
   /** How many commits match (the query's limit is ignored). */
@@ -269,10 +305,26 @@ export class CommitIndex {
       where.push('c.time >= ?');
       args.push(query.since);
     }
+    if (query.until !== undefined) {
+      where.push('c.time <= ?');
+      args.push(query.until);
+    }
     if (query.path) {
       where.push('c.seq IN (SELECT seq FROM commit_paths WHERE path = ? OR old_path = ?)');
       args.push(query.path, query.path);
     }
+    if (query.folders) {
+      // A range on the path index per folder: `decisions/` up to `decisions0` ('0' follows '/').
+      const ranges = query.folders.map(() => '(path >= ? AND path < ?)');
+      where.push(ranges.length ? `c.seq IN (SELECT seq FROM commit_paths WHERE ${ranges.join(' OR ')})` : '0');
+      for (const folder of query.folders) {
+        let end = folder.length;
+        while (end > 0 && folder[end - 1] === '/') end -= 1;
+        const prefix = `${folder.slice(0, end)}/`;
+        args.push(prefix, `${prefix.slice(0, -1)}0`);
+      }
+    }
+    if (query.foreign !== undefined) where.push(query.foreign ? 'c.actor IS NULL' : 'c.actor IS NOT NULL');
     return { where, args };
   }
 

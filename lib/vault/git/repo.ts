@@ -242,6 +242,11 @@ export interface CommitRequest {
   /** A scratch file for the temporary index (inside .lucid/). */
   indexFile: string;
   /**
+   * Paths of `paths` staged as these exact blobs (null: deleted), not from disk: bytes that were
+   * checked, so a save landing after the check is left uncommitted instead of committed unchecked.
+   */
+  exact?: readonly { path: string; blob: string | null; executable: boolean }[];
+  /**
    * Called after `commit-tree` made the commit, after `update-ref` moved HEAD to it, and after the
    * real index was refreshed (not called when that refresh failed); awaited, so the write-ahead
    * record can follow each step.
@@ -270,7 +275,13 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   };
   const paths = [...new Set(request.paths)];
   await runGit(repo, ['read-tree', head ?? EMPTY_TREE], env);
-  await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths], env);
+  const exact = new Map((request.exact ?? []).map((e) => [e.path, e]));
+  const fromDisk = paths.filter((p) => !exact.has(p));
+  if (fromDisk.length > 0) await runGit(repo, ['update-index', '--add', '--remove', '--', ...fromDisk], env);
+  const info = [...exact.values()]
+    .map((e) => `${e.blob === null ? `0 ${'0'.repeat(40)}` : `${e.executable ? '100755' : '100644'} ${e.blob}`}\t${toTop(repo, e.path)}\0`)
+    .join('');
+  if (info) await runGit(repo, ['update-index', '-z', '--index-info'], env, info);
   const tree = (await runGit(repo, ['write-tree'], env)).trim();
   const parents = head ? ['-p', head] : [];
   const commit = (await runGit(repo, ['commit-tree', tree, ...parents, '-F', '-'], env, request.message)).trim();
@@ -291,15 +302,17 @@ export async function commitPaths(repo: GitRepo, request: CommitRequest): Promis
   // person's git holding index.lock for a moment is waited out (their next commit would otherwise
   // take the note from a stale index and undo the edit); if the refresh still fails, the
   // write-ahead record stays and the next holder of the vault lock refreshes it (write/journal.ts).
-  if (await refreshIndex(repo, paths)) await request.onStage?.('index-refreshed', commit);
+  if (await refreshIndex(repo, fromDisk, info)) await request.onStage?.('index-refreshed', commit);
   return commit;
 }
 
-async function refreshIndex(repo: GitRepo, paths: readonly string[]): Promise<boolean> {
+/** The real index brought to the commit: `paths` from disk, `info` (`--index-info` lines) as committed, a later save left unstaged. */
+async function refreshIndex(repo: GitRepo, paths: readonly string[], info = ''): Promise<boolean> {
   const started = Date.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]);
+      if (paths.length > 0) await runGit(repo, ['update-index', '--add', '--remove', '--', ...paths]);
+      if (info) await runGit(repo, ['update-index', '-z', '--index-info'], undefined, info);
       return true;
     } catch (error) {
       if (!isVaultError(error, 'locked') || Date.now() - started > INDEX_LOCK_WAIT_MS) return false;

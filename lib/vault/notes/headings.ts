@@ -1,3 +1,8 @@
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { obsidianCommentRanges, rangeContaining, type Range } from './comments';
+
 /** One ATX heading (`## Text`) of a note's body. */
 export interface Heading {
   /** 1 for `#`, up to 6 for `######`. */
@@ -6,6 +11,10 @@ export interface Heading {
   text: string;
   /** Where the heading's line starts in the body (a character offset). */
   offset: number;
+  /** Where the heading's line ends, before its line break (a character offset). */
+  end: number;
+  /** The heading's line in the body, counted from 0. */
+  line: number;
 }
 
 /** A fence that opens or closes a code block: up to three spaces, then three or more backticks or tildes. */
@@ -20,8 +29,11 @@ function fenceOf(line: string): { char: string; length: number; rest: string } |
   return { char, length: end - i, rest: line.slice(end) };
 }
 
-/** The heading on one line, or null: up to three spaces, one to six `#`, then a space, a tab or the line's end. */
-function headingOf(line: string): { level: number; text: string } | null {
+/**
+ * The ATX heading a line is (`## Status`, `### Next steps ##`), or null: up to three spaces, one to
+ * six `#`, then a space, a tab or the line's end; the text trimmed, without a closing run of `#`.
+ */
+export function headingOf(line: string): { level: number; text: string } | null {
   let i = 0;
   while (i < 3 && line[i] === ' ') i += 1;
   let level = 0;
@@ -40,12 +52,14 @@ function headingOf(line: string): { level: number; text: string } | null {
 
 /**
  * Calls `visit` with each ATX heading of `body` in order, until it returns true. Lines in fenced code
- * blocks are not headings; neither is `#tag` (no space after the `#`). Linear in the body's length:
+ * blocks or comments are not headings; neither is `#tag` (no space after the `#`). Linear in the body's length:
  * only lines that start (after up to three spaces) with `#`, a backtick or a tilde are looked at.
  */
 function scanHeadings(body: string, visit: (heading: Heading) => boolean): void {
+  const hidden = commentRanges(body);
   let fence: { char: string; length: number } | null = null;
   let start = 0;
+  let lineIndex = 0;
   while (start <= body.length) {
     let end = body.indexOf('\n', start);
     if (end < 0) end = body.length;
@@ -61,16 +75,79 @@ function scanHeadings(body: string, visit: (heading: Heading) => boolean): void 
         fence = { char: fenceLine.char, length: fenceLine.length };
       } else {
         const heading = headingOf(line);
-        if (heading && visit({ level: heading.level, text: heading.text, offset: start })) return;
+        const lineEnd = end > start && body[end - 1] === '\r' ? end - 1 : end;
+        if (
+          heading &&
+          rangeContaining(start, hidden) === undefined &&
+          visit({ level: heading.level, text: heading.text, offset: start, end: lineEnd, line: lineIndex })
+        )
+          return;
       }
     }
     start = end + 1;
+    lineIndex += 1;
   }
 }
 
+interface MdNode {
+  type: string;
+  position?: { start: { offset?: number }; end: { offset?: number } };
+  children?: MdNode[];
+}
+
 /**
- * The ATX headings of a markdown body, in order, with the offset of each heading's line. Lines in
- * fenced code blocks are not headings; neither is `#tag` (no space after the `#`).
+ * The body's comments, sorted and merged: Obsidian `%%...%%` by the one rule links and rendering use
+ * (obsidianCommentRanges, outside code) and HTML `<!-- ... -->`, which links ignore too. A `## line`
+ * inside either is hidden text, not a heading: treating it as one would end a section inside a comment
+ * and cut the comment in two. Parses the body only when it holds `%%` or `<!--`.
+ */
+function commentRanges(body: string): Range[] {
+  if (!body.includes('%%') && !body.includes('<!--')) return [];
+  const tree = fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as unknown as MdNode;
+  const code: Range[] = [];
+  const html: Range[] = [];
+  const walk = (node: MdNode): void => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (node.type === 'code' || node.type === 'inlineCode' || node.type === 'html') {
+      if (start === undefined || end === undefined) return;
+      if (node.type === 'html') html.push(...htmlComments(body, start, end));
+      else code.push([start, end]);
+      return;
+    }
+    for (const child of node.children ?? []) walk(child);
+  };
+  walk(tree);
+  code.sort((a, b) => a[0] - b[0]);
+  const sorted = [...html, ...obsidianCommentRanges(body, code)].sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+/** `<!-- ... -->` inside the html node at `[start, end)`; an unclosed comment runs to the node's end. */
+function htmlComments(text: string, start: number, end: number): Range[] {
+  const ranges: Range[] = [];
+  let from = start;
+  for (;;) {
+    const open = text.indexOf('<!--', from);
+    if (open < 0 || open >= end) break;
+    const close = text.indexOf('-->', open + 4);
+    const stop = close < 0 || close + 3 > end ? end : close + 3;
+    ranges.push([open, stop]);
+    from = stop;
+  }
+  return ranges;
+}
+
+/**
+ * The ATX headings of a markdown body, in order, with where each heading's line starts and ends
+ * and its line number. Lines in fenced code blocks and in `%%` or `<!-- -->` comments are not headings;
+ * neither is `#tag` (no space after the `#`).
  */
 export function parseHeadings(body: string): Heading[] {
   const out: Heading[] = [];

@@ -145,7 +145,8 @@ function normalizeSegments(path: string): string | null {
   return out.join('/');
 }
 
-function joinPath(dir: string, relative: string): string | null {
+/** `dir` joined with a relative path, `.` and `..` resolved; null when it climbs above the vault root. */
+export function joinPath(dir: string, relative: string): string | null {
   return normalizeSegments(dir === '' ? relative : `${dir}/${relative}`);
 }
 
@@ -157,12 +158,14 @@ function stripDotSegments(path: string): string {
     .join('/');
 }
 
-function dirName(path: string): string {
+/** A vault path's folder (`a/b` for `a/b/c.md`; empty at the root). */
+export function dirName(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
 }
 
-function baseName(path: string): string {
+/** A vault path's file name (`c.md` for `a/b/c.md`). */
+export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 

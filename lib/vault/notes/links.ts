@@ -83,7 +83,25 @@ const CODE_NODE_TYPES = new Set(['code', 'inlineCode']);
 export function parseLinks(body: string, frontmatter?: Record<string, unknown>): ParsedLink[] {
   const links: ParsedLink[] = [];
   if (frontmatter) links.push(...parseFrontmatterLinks(frontmatter));
-  if (body.length === 0) return links;
+  for (const located of locateBodyLinks(body)) links.push(located.link);
+  return links;
+}
+
+/** A link of a note's body and where it is written: `raw` is `body.slice(start, end)`. */
+export interface LocatedLink {
+  start: number;
+  end: number;
+  link: ParsedLink;
+  /** For a markdown link, its destination as written (`My%20Note.md#Part`), before URL-decoding. */
+  url?: string;
+}
+
+/**
+ * The links of a note's body, as {@link parseLinks} finds them and in the same order, each with its
+ * offsets in `body`, so a link can be rewritten in place (lib/vault/notes/link-rewrite.ts).
+ */
+export function locateBodyLinks(body: string): LocatedLink[] {
+  if (body.length === 0) return [];
 
   const codeRanges: Range[] = [];
   const htmlComments: Range[] = [];
@@ -110,12 +128,13 @@ export function parseLinks(body: string, frontmatter?: Record<string, unknown>):
   const hidden = mergeRanges([...codeRanges, ...htmlComments, ...obsidianCommentRanges(body, codeRanges)]);
   const lineOf = lineLocator(body);
 
-  const found: { offset: number; link: ParsedLink }[] = [];
+  const found: LocatedLink[] = [];
   const wikiRanges: Range[] = [];
   for (const match of findWikilinks(body, hidden)) {
     wikiRanges.push([match.start, match.end]);
     found.push({
-      offset: match.start,
+      start: match.start,
+      end: match.end,
       link: wikiToParsed(match, 'wikilink', body.slice(match.start, match.end), lineOf(match.start)),
     });
   }
@@ -124,12 +143,11 @@ export function parseLinks(body: string, frontmatter?: Record<string, unknown>):
     const range = rangeOf(node);
     if (!range || isInside(range[0], hidden) || overlapsAny(range, wikiRanges)) continue;
     const link = markdownToParsed(node, body.slice(range[0], range[1]), lineOf(range[0]));
-    if (link) found.push({ offset: range[0], link });
+    if (link) found.push({ start: range[0], end: range[1], link, url: node.url ?? '' });
   }
 
-  found.sort((a, b) => a.offset - b.offset);
-  for (const { link } of found) links.push(link);
-  return links;
+  found.sort((a, b) => a.start - b.start);
+  return found;
 }
 
 /** Leading markers then four spaces or a tab: the only way to start an indented code block. */

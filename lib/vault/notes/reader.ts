@@ -189,9 +189,14 @@ export class NoteReader {
     }
     const backlinks = computeBacklinks(linksByPath, resolver);
     const broken: { path: string; line: number; link: string; target: string }[] = [];
+    // A session note names the proposals it sent to the inbox; once a person accepted or rejected
+    // one it has left the inbox, and the link records where it was: not a broken link.
+    const sessions = new Set(notes.filter((n) => n.lucidType === 'session').map((n) => n.path));
+    const inboxPrefix = `${this.layout.inbox}/`;
     for (const [path, links] of linksByPath) {
       for (const link of links) {
         if (link.target === '' || isExternalTarget(link.target)) continue;
+        if (sessions.has(path) && link.target.startsWith(inboxPrefix)) continue;
         if (resolver.resolve(link.target, path, link.kind) === null) broken.push({ path, line: link.line, link: link.raw, target: link.target });
       }
     }

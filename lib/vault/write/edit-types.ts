@@ -44,6 +44,12 @@ export interface EditRequest {
   trailers?: [string, string][];
   /** Skip the schema check (accepting a person's own text, restoring history). */
   skipValidation?: boolean;
+  /**
+   * Commit the changes' paths as they are on disk now, present or deleted (`content` is not used):
+   * a person's own uncommitted work committed as their edit. Only for the person at this vault;
+   * every path must differ from HEAD.
+   */
+  asOnDisk?: boolean;
 }
 
 /** What an edit produced. */

@@ -5,7 +5,18 @@ import type { FileOwner, VaultFs } from '../fs';
 import { isSessionId } from '../ids';
 import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
-import { assertWritableRepo, blobId, commitPaths, HeadMovedError, headState, showFile, worktreeBlobs, type GitIdentity, type GitRepo } from '../git/repo';
+import {
+  assertWritableRepo,
+  blobId,
+  commitPaths,
+  HeadMovedError,
+  headState,
+  runGit,
+  showFile,
+  worktreeBlobs,
+  type GitIdentity,
+  type GitRepo,
+} from '../git/repo';
 import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
@@ -113,7 +124,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
       // every file was put back, so the edit is made again on the new HEAD (reading the files again).
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return await editLocked(ctx, request, { changes, subjectPath, reason, trailers }, assertHeld);
+          return await (request.asOnDisk ? commitOnDiskLocked : editLocked)(ctx, request, { changes, subjectPath, reason, trailers }, assertHeld);
         } catch (error) {
           if (!(error instanceof HeadMovedError) || attempt >= HEAD_MOVED_RETRIES) throw error;
           // a short random pause, so a person committing in a loop does not meet every attempt
@@ -147,7 +158,8 @@ async function editLocked(
   let savedPersonCommit: string | null = null;
   const savedPersonPaths = dirty.filter((p) => p !== ctx.layout.changelog);
   if (dirty.length > 0) {
-    await refuseUncommittedSecrets(ctx, head, [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const], dirty);
+    const seen = [...writes.map((w) => [w.path, w.before] as const), [ctx.layout.changelog, changelog] as const];
+    await refuseUncommittedSecrets(ctx, head, seen, dirty);
     const main = dirty.find((p) => p !== ctx.layout.changelog) ?? dirty[0];
     const saved = await commitLocked(ctx, {
       actor: ctx.person,
@@ -155,7 +167,7 @@ async function editLocked(
       path: main,
       reason: `saved ${ctx.personName}'s uncommitted edit before ${request.actor}'s ${request.op}`,
       writes: [],
-      alsoCommit: dirty,
+      alsoCommit: seen.filter(([path]) => dirty.includes(path)),
       trailers: [],
       parent,
       changelog: { abs: changelogAbs, current: changelog },
@@ -186,26 +198,64 @@ async function editLocked(
   return { editId, commit, hashes, savedPersonCommit, savedPersonPaths };
 }
 
+/**
+ * A person's own uncommitted version of files, committed as it is on disk (present or deleted) as
+ * their edit with its changelog line (`asOnDisk`): nothing is written but the changelog. Refuses
+ * another actor, a path whose bytes are HEAD's, and what looks like a secret.
+ */
+async function commitOnDiskLocked(
+  ctx: WriteContext,
+  request: EditRequest,
+  input: { changes: FileChange[]; subjectPath: string; reason: string; trailers: [string, string][] },
+  assertHeld: () => void,
+): Promise<EditResult> {
+  if (request.actor !== ctx.person) throw new VaultError('forbidden', `Only ${ctx.person} commits their own uncommitted work as it is on disk.`);
+  await assertWritableRepo(ctx.repo, ctx.fs);
+  const files: [string, Current | null][] = [];
+  for (const change of input.changes) {
+    const current = await readCurrent(ctx.fs, await resolveForWrite(ctx.fs, ctx.root, change.path));
+    checkExpectedHash(change, current);
+    files.push([change.path, current]);
+  }
+  const changelogAbs = await resolveForWrite(ctx.fs, ctx.root, ctx.layout.changelog);
+  const changelog = await readCurrent(ctx.fs, changelogAbs);
+  const { head, blobs } = await headState(ctx.repo, [...files.map(([path]) => path), ctx.layout.changelog]);
+  const dirty = await uncommittedPaths(ctx.repo, blobs, files);
+  const clean = files.map(([path]) => path).filter((path) => !dirty.includes(path));
+  if (clean.length > 0) {
+    throw new VaultError('invalid_input', `${clean.join(', ')} ${clean.length === 1 ? 'has' : 'have'} no uncommitted changes: nothing to commit there.`, {
+      paths: clean,
+    });
+  }
+  await refuseUncommittedSecrets(ctx, head, files, dirty);
+  const { editId, commit } = await commitLocked(ctx, {
+    actor: request.actor,
+    op: request.op,
+    path: input.subjectPath,
+    reason: input.reason,
+    session: request.session,
+    writes: [],
+    alsoCommit: files.filter(([path]) => dirty.includes(path)),
+    trailers: input.trailers,
+    parent: head,
+    changelog: { abs: changelogAbs, current: changelog },
+    headBlobs: blobs,
+    assertHeld,
+  });
+  const hashes: Record<string, string | null> = {};
+  for (const [path, current] of files) {
+    hashes[path] = current ? hashBytes(current.bytes) : null;
+    ctx.afterWrite(path);
+  }
+  return { editId, commit, hashes, savedPersonCommit: null, savedPersonPaths: [] };
+}
+
 /** Reads one file under the lock (its only read), checks its hash, computes and validates its new text. */
 async function prepare(ctx: WriteContext, request: EditRequest, change: FileChange): Promise<Write> {
   const abs = await resolveForWrite(ctx.fs, ctx.root, change.path);
   const current = await readCurrent(ctx.fs, abs);
   if (!current && change.content !== null && !change.expectedHash) await assertCreatable(ctx.fs, ctx.root, ctx.layout, change.path);
-  if (change.expectedHash !== undefined) {
-    const currentHash = current ? hashBytes(current.bytes) : null;
-    if (change.expectedHash === null && currentHash !== null) {
-      throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
-    }
-    if (change.expectedHash !== null && currentHash !== change.expectedHash) {
-      throw new VaultError(
-        'conflict',
-        currentHash === null
-          ? `${change.path} was deleted since you read it.`
-          : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
-        { path: change.path, currentHash },
-      );
-    }
-  }
+  checkExpectedHash(change, current);
   const isMarkdown = change.path.toLowerCase().endsWith('.md');
   const isAgentNote = Boolean(current) && isMarkdown && !request.actor.startsWith('human:');
   const existing = current && (isAgentNote || typeof change.content === 'function') ? parseNoteBytes(change.path, current.bytes, current.mtimeMs) : null;
@@ -230,6 +280,25 @@ async function prepare(ctx: WriteContext, request: EditRequest, change: FileChan
     throw new VaultError('not_found', `No file ${change.path} to delete.`);
   }
   return { path: change.path, abs, bytes, mode: current?.mode, owner: current?.owner, before: current, note };
+}
+
+/** Refuses a change whose file no longer has the hash it was based on (`conflict`, naming both hashes). */
+function checkExpectedHash(change: FileChange, current: Current | null): void {
+  if (change.expectedHash !== undefined) {
+    const currentHash = current ? hashBytes(current.bytes) : null;
+    if (change.expectedHash === null && currentHash !== null) {
+      throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
+    }
+    if (change.expectedHash !== null && currentHash !== change.expectedHash) {
+      throw new VaultError(
+        'conflict',
+        currentHash === null
+          ? `${change.path} was deleted since you read it.`
+          : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
+        { path: change.path, currentHash },
+      );
+    }
+  }
 }
 
 /**
@@ -305,6 +374,29 @@ async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
   return readCurrentFile(fs, abs);
 }
 
+/** Stores the checked bytes of files as git blobs (through a scratch file in .lucid/, removed at once). */
+async function storeBlobs(
+  ctx: WriteContext,
+  files: readonly (readonly [string, Current | null])[],
+): Promise<{ path: string; blob: string | null; executable: boolean }[]> {
+  const out: { path: string; blob: string | null; executable: boolean }[] = [];
+  for (const [path, current] of files) {
+    if (current === null) {
+      out.push({ path, blob: null, executable: false });
+      continue;
+    }
+    const scratch = nodePath.join(ctx.stateDir(), `stage-${ctx.ids.base32(10)}`);
+    try {
+      await ctx.fs.writeNewFile(scratch, current.bytes);
+      const blob = (await runGit(ctx.repo, ['hash-object', '-w', `--path=${path}`, '--', scratch])).trim();
+      out.push({ path, blob, executable: (current.mode & 0o111) !== 0 });
+    } finally {
+      await ctx.fs.unlink(scratch).catch(() => undefined);
+    }
+  }
+  return out;
+}
+
 /** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
 async function commitLocked(
   ctx: WriteContext,
@@ -315,7 +407,8 @@ async function commitLocked(
     reason: string;
     session?: string;
     writes: Write[];
-    alsoCommit: string[];
+    /** A person's uncommitted files, committed as these checked bytes (null: deleted), never re-read from disk. */
+    alsoCommit: (readonly [string, Current | null])[];
     trailers: [string, string][];
     parent: string | null;
     changelog: { abs: string; current: Current | null };
@@ -362,7 +455,8 @@ async function commitLocked(
     extra: input.trailers,
   });
   const done: Write[] = [];
-  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit])];
+  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit.map(([path]) => path)])];
+  const exact = await storeBlobs(ctx, input.alsoCommit);
   // Composing and checking may have run past the stale time: nothing is written once the lock is lost.
   input.assertHeld();
   const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
@@ -383,6 +477,7 @@ async function commitLocked(
       date: now,
       parent: input.parent,
       indexFile: nodePath.join(ctx.stateDir(), `index-${ctx.ids.base32(8)}`),
+      exact,
       onStage: (stage, sha) => journal.stage(stage, sha),
     }).finally(() => removeTempIndexes(ctx));
     // A real index left stale (another git process held index.lock) keeps the record, so the next
