@@ -77,13 +77,13 @@ test.describe('#37 an agent writes over MCP while the person has the item open',
       expect(sha256(vault.read(target))).toBe(sha256(h1));
       expect(exists(inboxPath)).toBe(true);
       // The person's text is not lost: still in the editor.
-      await expect(inbox.editor).toHaveValue(personText);
+      await expect.poll(() => inbox.editorText(inbox.editor)).toBe(personText);
 
       // Reloading the item shows the note as it is now beside the editor; the person keeps the
       // agent's line and saves: one commit, and both versions stay in git.
       await alertOf(page).getByRole('button', { name: 'Reload the item' }).click();
       await expect(page.getByRole('region', { name: 'The note now' })).toContainText('third, by the agent');
-      await expect(inbox.editor).toHaveValue(personText);
+      await expect.poll(() => inbox.editorText(inbox.editor)).toBe(personText);
       await inbox.editor.fill(`${personText}third, by the agent\n`);
       await inbox.acceptEditedButton.click();
       await expect(inbox.result).toContainText('Accepted your version');
@@ -119,7 +119,7 @@ test.describe('#37 an agent writes over MCP while the person has the item open',
 
       await alertOf(page).getByRole('button', { name: 'Reload the item' }).click();
       await expect(inbox.merge).toBeVisible();
-      await expect(inbox.mergeEditor).toHaveValue(/ALPHA[\s\S]*gamma, by the agent/);
+      await expect.poll(() => inbox.editorText(inbox.mergeEditor)).toMatch(/ALPHA[\s\S]*gamma, by the agent/);
       await inbox.acceptButton.click();
       await expect(inbox.result).toContainText('Accepted');
       expect(vault.read(target)).toMatch(/ALPHA[\s\S]*gamma, by the agent/);
@@ -228,11 +228,10 @@ test.describe('#45 a a 10 MB note', () => {
     await inbox.editButton.click();
     // Pasted, as a person would: typing 10 MB key by key is not what anyone does.
     await inbox.editor.evaluate((box, value) => {
-      const area = box as HTMLTextAreaElement;
-      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(area, value);
-      area.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+      const data = new DataTransfer();
+      data.setData('text/plain', value);
+      box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     }, text);
-    await expect(inbox.editor).toHaveJSProperty('textLength', text.length);
     await inbox.acceptEditedButton.click();
     await expect(alertOf(page)).toContainText('too large to save from the dashboard');
     expect({ ...fullSnapshot(), commits: commitCount() }).toEqual(before);
