@@ -110,7 +110,6 @@ test('Revert of a molt makes a new molt whose text is the earlier version', asyn
 });
 
 test('Revert of an accept restores the note and puts the proposal back in the inbox', async ({ page }) => {
-  test.skip(!existsSync(path.join('cli', 'inbox-commands.ts')), '`lucid inbox accept` comes with the inbox part of issue 14');
   const vault = e2eVault();
   const id = token();
   const target = `Notes/Changelog accept ${id}.md`;
