@@ -93,3 +93,30 @@ export function rangeContaining(offset: number, sorted: readonly Range[]): Range
   const range = sorted[lastStartingBefore(offset, sorted)];
   return range && offset < range[1] ? range : undefined;
 }
+
+/** `<!-- ... -->` comments inside the HTML node at `[start, end)` of `text`; an unclosed one runs to the node's end. */
+export function htmlCommentRanges(text: string, [start, end]: Range): Range[] {
+  const ranges: Range[] = [];
+  let from = start;
+  for (;;) {
+    const open = text.indexOf('<!--', from);
+    if (open < 0 || open >= end) break;
+    const close = text.indexOf('-->', open + 4);
+    const stop = close < 0 || close + 3 > end ? end : close + 3;
+    ranges.push([open, stop]);
+    from = stop;
+  }
+  return ranges;
+}
+
+/** `ranges` sorted by start, with overlapping or touching ones merged. */
+export function mergeRanges(ranges: readonly Range[]): Range[] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}

@@ -1,7 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { obsidianCommentRanges, rangeContaining, type Range } from './comments';
+import { htmlCommentRanges, mergeRanges, obsidianCommentRanges, rangeContaining, type Range } from './comments';
 
 /** One ATX heading (`## Text`) of a note's body. */
 export interface Heading {
@@ -111,7 +111,7 @@ function commentRanges(body: string): Range[] {
     const end = node.position?.end.offset;
     if (node.type === 'code' || node.type === 'inlineCode' || node.type === 'html') {
       if (start === undefined || end === undefined) return;
-      if (node.type === 'html') html.push(...htmlComments(body, start, end));
+      if (node.type === 'html') html.push(...htmlCommentRanges(body, [start, end]));
       else code.push([start, end]);
       return;
     }
@@ -119,29 +119,7 @@ function commentRanges(body: string): Range[] {
   };
   walk(tree);
   code.sort((a, b) => a[0] - b[0]);
-  const sorted = [...html, ...obsidianCommentRanges(body, code)].sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const [start, end] of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return merged;
-}
-
-/** `<!-- ... -->` inside the html node at `[start, end)`; an unclosed comment runs to the node's end. */
-function htmlComments(text: string, start: number, end: number): Range[] {
-  const ranges: Range[] = [];
-  let from = start;
-  for (;;) {
-    const open = text.indexOf('<!--', from);
-    if (open < 0 || open >= end) break;
-    const close = text.indexOf('-->', open + 4);
-    const stop = close < 0 || close + 3 > end ? end : close + 3;
-    ranges.push([open, stop]);
-    from = stop;
-  }
-  return ranges;
+  return mergeRanges([...html, ...obsidianCommentRanges(body, code)]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { lastStartingBefore, obsidianCommentRanges, rangeContaining, type Range } from './comments';
+import { htmlCommentRanges, lastStartingBefore, mergeRanges, obsidianCommentRanges, rangeContaining, type Range } from './comments';
 
 /** Where a link was written: a `[[wikilink]]`, a `[markdown](link)`, or a `[[link]]` in a front-matter value. */
 export type LinkKind = 'wikilink' | 'markdown' | 'frontmatter';
@@ -117,7 +117,7 @@ export function locateBodyLinks(body: string): LocatedLink[] {
     }
     if (node.type === 'html') {
       const range = rangeOf(node);
-      if (range) htmlComments.push(...findHtmlComments(body, range));
+      if (range) htmlComments.push(...htmlCommentRanges(body, range));
       return false;
     }
     if (node.type === 'link' || node.type === 'image') mdNodes.push(node);
@@ -262,32 +262,6 @@ function splitWikiInner(inner: string): Pick<WikiMatch, 'target' | 'subpath' | '
   if (subpath !== '') result.subpath = subpath;
   if (display !== undefined && display !== '') result.display = display;
   return result;
-}
-
-/** `<!-- ... -->` inside the html node at `[start, end)`; an unclosed comment runs to the node's end. */
-function findHtmlComments(text: string, [start, end]: Range): Range[] {
-  const ranges: Range[] = [];
-  let from = start;
-  for (;;) {
-    const open = text.indexOf('<!--', from);
-    if (open < 0 || open >= end) break;
-    const close = text.indexOf('-->', open + 4);
-    const stop = close < 0 || close + 3 > end ? end : close + 3;
-    ranges.push([open, stop]);
-    from = stop;
-  }
-  return ranges;
-}
-
-function mergeRanges(ranges: Range[]): Range[] {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const [start, end] of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return merged;
 }
 
 function isInside(offset: number, sorted: readonly Range[]): boolean {
