@@ -8,9 +8,19 @@ import { describeSecrets, maskSecrets, refusedSecret } from '../write/secrets';
 import { requireOpenSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
 import type { ComposedText } from '../write/edit-types';
-import { commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence, versionWithHash } from './common';
+import { commitAs, readIfExists, safeReason, versionWithHash } from './common';
 import { editNoteInputSchema, parseInput, type EditNoteInput, type EditNoteResult } from './contract';
-import { agentWriteTarget, asCommitted, committedVersion, fileConflict, neverCommitted, proposeSecret, secretToInbox, withBom } from './write-shared';
+import {
+  agentWriteTarget,
+  asCommitted,
+  committedVersion,
+  fileConflict,
+  neverCommitted,
+  proposeSecret,
+  secretToInbox,
+  withBom,
+  writtenResult,
+} from './write-shared';
 
 /**
  * A note's text after an edit, with `updated` set when the note is one of Lucid's types (and no
@@ -144,16 +154,7 @@ export async function editNote(vault: Vault, given: EditNoteInput): Promise<Edit
         },
       ],
     });
-    observeWrites(vault, session, [path], result.editId);
-    return {
-      status: 'written',
-      path,
-      edit_id: result.editId,
-      commit: result.commit,
-      hash: result.hashes[path] ?? null,
-      inbox_path: null,
-      message: `${doneSentence(path, edit)} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
-    };
+    return writtenResult(vault, session, path, result, doneSentence(path, edit));
   } catch (error) {
     const refused = refusedSecret(error);
     if (refused) {

@@ -9,7 +9,7 @@ import { requireOpenSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
 import type { ComposedText, EditRequest } from '../write/edit-types';
-import { commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence, versionWithHash } from './common';
+import { commitAs, readIfExists, safeReason, versionWithHash } from './common';
 import { parseInput, writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract';
 import {
   agentWriteTarget,
@@ -21,6 +21,7 @@ import {
   proposeSecret,
   secretToInbox,
   withBom,
+  writtenResult,
 } from './write-shared';
 
 /** The properties to set, with null (remove it) as undefined, which is how setFrontmatterFields removes one. */
@@ -199,16 +200,7 @@ export async function writeNote(vault: Vault, given: WriteNoteInput): Promise<Wr
   }
   try {
     const result = await commitAs(vault, session, { op: OP_OF[mode], path, reason, changes: [change] });
-    observeWrites(vault, session, [path], result.editId);
-    return {
-      status: 'written',
-      path,
-      edit_id: result.editId,
-      commit: result.commit,
-      hash: result.hashes[path] ?? null,
-      inbox_path: null,
-      message: `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
-    };
+    return writtenResult(vault, session, path, result, `${mode === 'create' ? 'Created' : mode === 'append' ? 'Appended to' : 'Updated'} ${path}`);
   } catch (error) {
     const refused = refusedSecret(error);
     if (refused) {

@@ -3,12 +3,12 @@ import { normalizeNotePath } from '../notes/paths';
 import { assertNoSecret, describeSecrets, type refusedSecret } from '../write/secrets';
 import type { OpenSession } from './sessions';
 import type { Vault } from '../vault';
-import type { ComposedText } from '../write/edit-types';
+import type { ComposedText, EditResult } from '../write/edit-types';
 import type { Note } from '../notes/note';
 import type { ProposalAction } from '../notes/schema';
 import { showFile } from '../git/repo';
 import { hashBytes } from '../notes/frontmatter';
-import { blobOfText, folderOf, readIfExists, versionWithHash } from './common';
+import { blobOfText, folderOf, observeWrites, readIfExists, savedPersonSentence, versionWithHash } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
 import { INBOX_FLAGS, type WriteNoteResult } from './contract';
 
@@ -197,5 +197,23 @@ export async function secretToInbox(
     hash: current?.hash ?? null,
     inbox_path: inboxPath,
     message: `${path} was not written: ${refused.path === path ? 'the note' : refused.path} has uncommitted changes, made outside Lucid, that hold what looks like ${kinds}, and Lucid never commits secrets, so it neither saved them nor wrote over them. Your change is in the inbox at ${inboxPath} (flag: conflict) for a person to apply once the secret is gone. Do not retry until then, and never copy the secret.`,
+  };
+}
+
+/**
+ * The reply to a write that was committed, after noting the write on the session: `done` says what
+ * was done to `path` ("Appended to notes/a.md"); the reply adds the edit, the commit and any person's
+ * version saved first.
+ */
+export function writtenResult(vault: Vault, session: OpenSession, path: string, result: EditResult, done: string): WriteNoteResult {
+  observeWrites(vault, session, [path], result.editId);
+  return {
+    status: 'written',
+    path,
+    edit_id: result.editId,
+    commit: result.commit,
+    hash: result.hashes[path] ?? null,
+    inbox_path: null,
+    message: `${done} (edit ${result.editId}, commit ${result.commit.slice(0, 7)}).${savedPersonSentence(vault, result)}`,
   };
 }
