@@ -72,10 +72,10 @@ export function filesWithMarkers(tv: TempVault): string[] {
   return out;
 }
 
-/** Lucid's scratch files a dry run must not leave in .lucid/. */
+/** Lucid's scratch files (a dry run's index, a merge's texts) that must not stay in .lucid/. */
 export function revertScratch(tv: TempVault): string[] {
   const dir = path.join(tv.root, '.lucid');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith('revert-') || name.startsWith('index-')) : [];
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith('revert-') || name.startsWith('merge-') || name.startsWith('index-')) : [];
 }
 
 /** The trailers of a commit as `Key: value` lines, read with raw git. */
