@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitUncommitted, isVaultError, listUncommitted, type Vault } from '../../lib/vault/index';
+import { spawnGit, type GitRunner } from '../../lib/vault/git/runner';
+import { commitUncommitted, countUncommitted, isVaultError, listUncommitted, openVault, type Vault } from '../../lib/vault/index';
 import { addedChangelogLines, freeze, installedVault, pathsOf, trailersOf, type TempVault } from '../support/revert-vault';
 import { TEST_EMAIL, TEST_PERSON } from '../support/temp-vault';
 
@@ -55,6 +56,34 @@ describe('uncommitted work', () => {
     expect(diff['notes/d-moved.md']).toContain('rename to notes/d-moved.md');
     expect(diff['notes/new.md']).toContain('+++ b/notes/new.md\n@@ -0,0 +1,2 @@\n+a new note\n+second line\n\\ No newline at end of file');
     expect(freeze(tv)).toEqual(before);
+  });
+
+  it('counts what it would list from one git status, without a diff, and changes nothing', async () => {
+    const { tv } = await setUp();
+    tv.write('notes/a.md', 'alpha, edited in Obsidian\n');
+    tv.write('notes/new.md', 'a new note\n');
+    tv.git(['mv', 'notes/d.md', 'notes/d-moved.md']);
+    fs.rmSync(`${tv.root}/notes/c.md`);
+    tv.write('.obsidian/workspace.json', '{}\n');
+    tv.write('notes/picture.png', 'not a note');
+    const processes: string[][] = [];
+    const git: GitRunner = async (invocation) => {
+      processes.push([...invocation.args]);
+      return spawnGit(invocation);
+    };
+    const counted = await openVault({ root: tv.root, env: tv.env, git });
+    opened.push(counted);
+    const before = freeze(tv);
+    processes.length = 0;
+    expect(await countUncommitted(counted)).toBe(4);
+    expect(processes.map((args) => args[0])).toEqual(['status']);
+    expect(await countUncommitted(counted)).toBe((await listUncommitted(counted)).length);
+    expect(freeze(tv)).toEqual(before);
+    fs.writeFileSync(`${tv.root}/notes/c.md`, 'gamma\n');
+    tv.git(['mv', 'notes/d-moved.md', 'notes/d.md']);
+    tv.git(['checkout', '--', 'notes/a.md']);
+    fs.rmSync(`${tv.root}/notes/new.md`);
+    expect(await countUncommitted(counted)).toBe(0);
   });
 
   it('masks secrets in the diff', async () => {

@@ -80,6 +80,14 @@ export async function listUncommitted(vault: Vault): Promise<UncommittedFile[]> 
 }
 
 /**
+ * How many notes {@link listUncommitted} would list, from one `git status` and no diff: the cheap
+ * count for a notice or a badge. Changes nothing.
+ */
+export async function countUncommitted(vault: Vault): Promise<number> {
+  return (await uncommittedNotes(vault)).length;
+}
+
+/**
  * Commits the given uncommitted notes, exactly as they are on disk (present or deleted), as the
  * person's own edit (`human:<name>`, op `update`): one commit with its changelog line, through the
  * one write path under the vault lock. Never discards and never rewrites a file. Refuses, with
