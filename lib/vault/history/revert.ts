@@ -268,7 +268,20 @@ function reasonFor(record: CommitRecord, given: string | undefined, files: numbe
  * nothing: `conflict` (later edits), `dirty_worktree` (uncommitted changes), `forbidden` or
  * `invalid_input` (refused).
  */
-export async function revertEdit(vault: Vault, input: { ref: string; reason?: string }): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
+export function revertEdit(vault: Vault, input: { ref: string; reason?: string }): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
+  return revertEditAs(vault, input, vault.person);
+}
+
+/**
+ * {@link revertEdit} as `person` (`human:<name>`): the demo's team members revert in their own
+ * names. Internal to lib/vault and the demo (not exported from lib/vault/index.ts).
+ */
+export async function revertEditAs(
+  vault: Vault,
+  input: { ref: string; reason?: string },
+  person: string,
+): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
+  if (!/^human:\S/.test(person)) throw new VaultError('invalid_input', 'Only a person (human:<name>) reverts an edit.', { field: 'person' });
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'The reason must be text.', { field: 'reason' });
   const planned = await settledPlan(vault, input.ref);
   const { plan, record, reversal } = planned;
@@ -283,7 +296,7 @@ export async function revertEdit(vault: Vault, input: { ref: string; reason?: st
   const about = reversal.molt?.path ?? [subjectPath(record)].find((p) => p !== null && written.includes(p)) ?? written[0] ?? reversal.targets[0].path;
   try {
     const result = await vault.edit({
-      actor: vault.person,
+      actor: person,
       op: reversal.molt ? 'molt' : 'revert',
       path: about,
       reason: reasonFor(record, input.reason, plan.paths.length),
