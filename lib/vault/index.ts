@@ -40,7 +40,7 @@ export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
-export { DEFAULT_STALE_DAYS, staleness, vaultNow } from './skills/stale';
+export { DEFAULT_STALE_DAYS, isArchivedSkill, staleness, vaultNow } from './skills/stale';
 export { skillUsage, type SkillUse } from './skills/usage';
 export { skillHistory, skillDiff, versionAt, SKILL_HISTORY_LIMIT, type SkillHistory, type SkillVersion } from './skills/history';
 export { restoreSkillVersion, type RestoreSkillInput, type RestoreSkillResult } from './skills/restore';

@@ -10,7 +10,12 @@ import { sha256, TEST_PERSON, type TempVault } from '../support/temp-vault';
 
 const lists = cleanedAfterEach();
 const SKILL = 'skills/deploy-safely.md';
-const STEPS = ['1. Check CI.\n', '1. Check CI.\n2. Tag the release.\n', '1. Check CI is green.\n2. Tag the release.\n', '1. Check CI is green.\n2. Tag.\n3. Watch the error rate.\n'];
+const STEPS = [
+  '1. Check CI.\n',
+  '1. Check CI.\n2. Tag the release.\n',
+  '1. Check CI is green.\n2. Tag the release.\n',
+  '1. Check CI is green.\n2. Tag.\n3. Watch the error rate.\n',
+];
 const REASONS = ['wrote down the deploy steps', 'tagging was missing', 'green, not just finished', 'watch after deploying'];
 
 async function start(mcp: McpPair): Promise<string> {
@@ -77,13 +82,23 @@ describe('skill history', () => {
     const { tv, vault, commits } = await setup();
     const before = tv.commitCount();
     const v2 = tv.git(['show', `${commits[1]}:${SKILL}`]);
-    const result = await restoreSkillVersion(vault, { path: SKILL, commit: commits[1], reason: 'the shorter steps were clearer', expectedHash: sha256(tv.read(SKILL)) });
+    const result = await restoreSkillVersion(vault, {
+      path: SKILL,
+      commit: commits[1],
+      reason: 'the shorter steps were clearer',
+      expectedHash: sha256(tv.read(SKILL)),
+    });
     expect(result).toMatchObject({ version: 5, restored: 2 });
     expect(tv.commitCount()).toBe(before + 1);
     expect(tv.head()).toBe(result.commit);
     expect(tv.git(['show', '--name-only', '--format=', 'HEAD']).split('\n').filter(Boolean).sort()).toEqual(['changelog.md', SKILL]);
     const trailers = trailersOf(tv);
-    expect(trailers).toMatchObject({ 'Lucid-Actor': `human:${TEST_PERSON}`, 'Lucid-Op': 'molt', 'Lucid-Molt': 'deploy-safely 4->5', 'Lucid-Edit': result.editId });
+    expect(trailers).toMatchObject({
+      'Lucid-Actor': `human:${TEST_PERSON}`,
+      'Lucid-Op': 'molt',
+      'Lucid-Molt': 'deploy-safely 4->5',
+      'Lucid-Edit': result.editId,
+    });
     expect(tv.git(['log', '-1', '--format=%b'])).toContain(`the shorter steps were clearer (restored version 2 (${commits[1].slice(0, 7)}))`);
     const now = tv.git(['show', `HEAD:${SKILL}`]);
     const strip = (text: string) => text.replace(/^(version|last_updated|updated): .*\n/gm, '');
@@ -149,9 +164,9 @@ describe('skill history', () => {
     tv.git(['commit', '-qm', 'Archive it']);
     const archived = await skillHistory(vault, 'skills/archive/ship-safely.md');
     expect(archived.versions.filter((v) => v.op === 'molt')).toHaveLength(5);
-    await expect(
-      restoreSkillVersion(vault, { path: 'skills/archive/ship-safely.md', commit: commits[1], reason: 'no' }),
-    ).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(restoreSkillVersion(vault, { path: 'skills/archive/ship-safely.md', commit: commits[1], reason: 'no' })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
   });
 
   it("reverting the latest molt is the changelog's revert: a new molt, shown as the newest version", async () => {
@@ -175,7 +190,10 @@ describe('the skills list', () => {
     const note = tv.read(ended.path);
     expect(note).toContain('[[skills/deploy-safely]]');
     const endedAt = new Date(fieldOf(note, 'ended') as string);
-    tv.write('skills/archive/old-way.md', '---\ntype: skill\nname: old-way\nversion: 1\ntrigger: never\nlast_updated: 2026-01-01\nstatus: archived\n---\n\nGone.\n');
+    tv.write(
+      'skills/archive/old-way.md',
+      '---\ntype: skill\nname: old-way\nversion: 1\ntrigger: never\nlast_updated: 2026-01-01\nstatus: archived\n---\n\nGone.\n',
+    );
     tv.git(['add', '-A']);
     tv.git(['commit', '-qm', 'An archived skill']);
 

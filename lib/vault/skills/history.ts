@@ -150,7 +150,8 @@ export async function skillHistory(vault: Vault, path: string): Promise<SkillHis
 /** One version of a skill's history, by its commit; `not_found` when the commit is not one of them. */
 export function versionAt(history: SkillHistory, commit: string): SkillVersion {
   const version = history.versions.find((v) => v.sha === commit);
-  if (!version) throw new VaultError('not_found', `Commit ${commit.slice(0, 12)} is not a version of ${history.path}. Reload the page and pick a version again.`);
+  if (!version)
+    throw new VaultError('not_found', `Commit ${commit.slice(0, 12)} is not a version of ${history.path}. Reload the page and pick a version again.`);
   if (!version.blob) throw new VaultError('not_found', `${history.path} did not exist after commit ${commit.slice(0, 12)}; pick another version.`);
   return version;
 }

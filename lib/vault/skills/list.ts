@@ -2,7 +2,7 @@ import { isUnderFolded } from '../notes/protected';
 import { basenameOf } from '../notes/paths';
 import type { Vault } from '../vault';
 import { pathsOfHistory, SKILL_HISTORY_LIMIT } from './history';
-import { DEFAULT_STALE_DAYS, staleness, vaultNow } from './stale';
+import { DEFAULT_STALE_DAYS, isArchivedSkill, staleness, vaultNow } from './stale';
 import { skillUsage, type SkillUse } from './usage';
 
 /** One skill as the skills list shows it. */
@@ -69,10 +69,13 @@ export async function listSkills(vault: Vault, options: { staleDays?: number; no
       const found = usage.get(name);
       if (!found) continue;
       const newer = found.lastUsed !== null && (use.lastUsed === null || found.lastUsed > use.lastUsed);
-      use = { sessions: use.sessions + found.sessions, ...(newer ? { lastUsed: found.lastUsed, session: found.session } : { lastUsed: use.lastUsed, session: use.session }) };
+      use = {
+        sessions: use.sessions + found.sessions,
+        ...(newer ? { lastUsed: found.lastUsed, session: found.session } : { lastUsed: use.lastUsed, session: use.session }),
+      };
     }
     const fm = note.frontmatter;
-    const archived = isUnderFolded(note.path, vault.layout.skillsArchive) || fm.status === 'archived';
+    const archived = isArchivedSkill(vault, note.path, fm);
     const version = Number(fm.version);
     const first = history.length > 0 ? new Date(history[history.length - 1].time * 1000) : clock.now;
     const idle = staleness(use.lastUsed ? new Date(use.lastUsed) : first, clock.now, staleDays);

@@ -3,10 +3,10 @@ import { oneLine } from '../git/changelog';
 import { formatDate } from '../ids';
 import { parseFrontmatter, splitNote } from '../notes/frontmatter';
 import { basenameOf, normalizeNotePath } from '../notes/paths';
-import { isUnderFolded } from '../notes/protected';
 import type { Vault } from '../vault';
 import { readBlobs, skillHistory, versionAt } from './history';
 import { moltedText } from './molt';
+import { isArchivedSkill } from './stale';
 
 /** What a restore asks for. */
 export interface RestoreSkillInput {
@@ -54,20 +54,30 @@ export async function restoreSkillVersion(vault: Vault, input: RestoreSkillInput
   if (current.problem || current.text === null) {
     throw new VaultError('invalid_frontmatter', `${path} cannot be molted until a person fixes it: ${current.problemMessage ?? current.problem}`);
   }
-  if (isUnderFolded(path, vault.layout.skillsArchive) || current.frontmatter.status === 'archived') {
-    throw new VaultError('forbidden', `${path} is archived; restore a version of the skill it was merged into, or move it back to ${vault.layout.skills}/ first.`);
+  if (isArchivedSkill(vault, path, current.frontmatter)) {
+    throw new VaultError(
+      'forbidden',
+      `${path} is archived; restore a version of the skill it was merged into, or move it back to ${vault.layout.skills}/ first.`,
+    );
   }
   const history = await skillHistory(vault, path);
   const latest = history.versions[0];
   const changedBy = latest ? ` (last by ${latest.actor}${latest.version !== null ? `, now version ${latest.version}` : ''})` : '';
   if (input.expectedHash !== undefined && input.expectedHash !== current.hash) {
-    throw new VaultError('conflict', `${path} changed since you opened it${changedBy}; nothing was restored. Reload to see its new version, then restore again.`, {
-      path,
-    });
+    throw new VaultError(
+      'conflict',
+      `${path} changed since you opened it${changedBy}; nothing was restored. Reload to see its new version, then restore again.`,
+      {
+        path,
+      },
+    );
   }
   const from = Number(current.frontmatter.version);
   if (!Number.isInteger(from) || from < 1) {
-    throw new VaultError('schema_violation', `${path} has no valid version (found ${JSON.stringify(current.frontmatter.version)}); a person must fix it first.`);
+    throw new VaultError(
+      'schema_violation',
+      `${path} has no valid version (found ${JSON.stringify(current.frontmatter.version)}); a person must fix it first.`,
+    );
   }
   const target = versionAt(history, input.commit);
   const old = (await readBlobs(vault, [target.blob as string])).get(target.blob as string);
@@ -94,8 +104,12 @@ export async function restoreSkillVersion(vault: Vault, input: RestoreSkillInput
     return { path, version: to, restored: target.version, commit: result.commit, editId: result.editId, hash: result.hashes[path] ?? null };
   } catch (error) {
     if (!isVaultError(error, 'conflict')) throw error;
-    throw new VaultError('conflict', `${path} changed while you restored it (another molt landed); nothing was restored. Reload to see its new version, then restore again.`, {
-      path,
-    });
+    throw new VaultError(
+      'conflict',
+      `${path} changed while you restored it (another molt landed); nothing was restored. Reload to see its new version, then restore again.`,
+      {
+        path,
+      },
+    );
   }
 }

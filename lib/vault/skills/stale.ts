@@ -1,3 +1,5 @@
+import type { FrontmatterData } from '../notes/frontmatter';
+import { isUnderFolded } from '../notes/protected';
 import type { Vault } from '../vault';
 
 /**
@@ -26,4 +28,9 @@ export async function vaultNow(vault: Vault): Promise<{ now: Date; source: 'newe
 export function staleness(since: Date, now: Date, staleDays = DEFAULT_STALE_DAYS): { days: number; stale: boolean } {
   const days = Math.max(0, Math.floor((now.getTime() - since.getTime()) / DAY_MS));
   return { days, stale: days >= staleDays };
+}
+
+/** Whether a skill is archived: in the archive folder, or with `status: archived`. */
+export function isArchivedSkill(vault: Vault, path: string, frontmatter: FrontmatterData): boolean {
+  return isUnderFolded(path, vault.layout.skillsArchive) || frontmatter.status === 'archived';
 }
