@@ -54,11 +54,13 @@ function text(value: unknown): string | null {
  */
 export async function listSkills(vault: Vault, options: { staleDays?: number; now?: Date } = {}): Promise<SkillList> {
   const staleDays = options.staleDays ?? DEFAULT_STALE_DAYS;
-  const clock = options.now ? { now: options.now, source: 'clock' as const } : await vaultNow(vault);
-  const files = (await vault.listFiles()).filter((f) => isUnderFolded(f.path, vault.layout.skills) || isUnderFolded(f.path, vault.layout.skillsArchive));
-  const notes = await vault.listNotes(files);
-  const usage = await skillUsage(vault);
   const index = await vault.commits();
+  const clock = options.now ? { now: options.now, source: 'clock' as const } : await vaultNow(vault, index);
+  // One listing of every note, shared with the usage: a listing of only some notes would drop the others from the reader's cache.
+  const files = await vault.listFiles();
+  const all = await vault.listNotes(files);
+  const notes = all.filter((n) => isUnderFolded(n.path, vault.layout.skills) || isUnderFolded(n.path, vault.layout.skillsArchive));
+  const usage = await skillUsage(vault, { files, notes: all });
   const rows: SkillRow[] = [];
   for (const note of notes) {
     const history = index.historyOf(note.path, SKILL_HISTORY_LIMIT);

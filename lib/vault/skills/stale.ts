@@ -1,3 +1,4 @@
+import type { CommitIndex } from '../git/commit-index';
 import type { FrontmatterData } from '../notes/frontmatter';
 import { isUnderFolded } from '../notes/protected';
 import type { Vault } from '../vault';
@@ -14,10 +15,11 @@ const DAY_MS = 86_400_000;
  * The vault's clock for staleness: the time of its newest commit (the last one the commit index
  * holds), or the vault's own clock when it has no commit yet. A vault nobody touched for months
  * is judged by when it was last in use, so its skills do not all turn stale at once, and a vault
- * made with a fixed date (the demo, a test) gives the same answer on any day.
+ * made with a fixed date (the demo, a test) gives the same answer on any day. `index`: the commit
+ * index when the caller has just brought it up to date.
  */
-export async function vaultNow(vault: Vault): Promise<{ now: Date; source: 'newest-commit' | 'clock' }> {
-  const [newest] = (await vault.commits()).list({ limit: 1 });
+export async function vaultNow(vault: Vault, index?: CommitIndex): Promise<{ now: Date; source: 'newest-commit' | 'clock' }> {
+  const [newest] = (index ?? (await vault.commits())).list({ limit: 1 });
   return newest ? { now: new Date(newest.time * 1000), source: 'newest-commit' } : { now: vault.clock(), source: 'clock' };
 }
 

@@ -1,5 +1,6 @@
 import { linkTarget } from '../notes/note-formats';
 import { isUnderFolded } from '../notes/protected';
+import type { Note, VaultFile } from '../notes/note';
 import type { Vault } from '../vault';
 
 /** When sessions used one skill, from their notes' `skills_used`. */
@@ -22,16 +23,17 @@ function timeOf(value: unknown): number | null {
  * Every skill's use, read from the session notes' `skills_used` (a skill's last use is derived,
  * never stored in the skill). Keyed by the vault path each link resolves to now; a link that no
  * longer resolves (the skill was renamed by hand, the link not rewritten) is kept under the path it
- * names, so the caller can count it for the skill's earlier names. Only the session folder's notes
- * are read, through the reader's cache (a note unchanged since the last read is not parsed again).
+ * names, so the caller can count it for the skill's earlier names. Notes come from the reader's
+ * cache (a note unchanged since the last listing is not read or parsed again); `listing` is the
+ * vault's notes when the caller has just listed them.
  */
-export async function skillUsage(vault: Vault): Promise<Map<string, SkillUse>> {
-  const files = await vault.listFiles();
+export async function skillUsage(vault: Vault, listing?: { files: VaultFile[]; notes: Note[] }): Promise<Map<string, SkillUse>> {
+  const files = listing?.files ?? (await vault.listFiles());
+  const notes = listing?.notes ?? (await vault.listNotes(files));
   const resolver = await vault.linkResolver(files);
-  const sessions = files.filter((f) => isUnderFolded(f.path, vault.layout.sessions) && f.path.toLowerCase().endsWith('.md'));
   const out = new Map<string, SkillUse & { ms: number }>();
-  for (const note of await vault.listNotes(sessions)) {
-    if (note.lucidType !== 'session' || note.problem) continue;
+  for (const note of notes) {
+    if (note.lucidType !== 'session' || note.problem || !isUnderFolded(note.path, vault.layout.sessions)) continue;
     const used = note.frontmatter.skills_used;
     const links = Array.isArray(used) ? used : used === undefined || used === null ? [] : [used];
     const ms = timeOf(note.frontmatter.ended) ?? timeOf(note.frontmatter.started);
