@@ -16,6 +16,9 @@ function lucid(root: string, args: string[]): Json {
 }
 
 const token = () => randomBytes(3).toString('hex');
+
+// Each test first molts a skill four times through the CLI (a Node process per molt): slow on a busy machine.
+test.slow();
 const STEPS = [
   '1. Read the logs.\n',
   '1. Read the logs.\n2. Find the first error.\n',
