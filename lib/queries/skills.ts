@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { skillDiffAction } from '@/lib/actions/skills';
 
 /** Every skill query's key starts here. */
-export const skillKeys = {
+const skillKeys = {
   all: ['skills'] as const,
   diff: (name: string, from: string, to: string) => ['skills', 'diff', name, from, to] as const,
 };

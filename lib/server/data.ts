@@ -446,8 +446,7 @@ export async function fetchSkill(name: string): Promise<SkillView | null> {
   if (!path) return null;
   const [note, history, resolver] = await Promise.all([vault.readNote(path), skillHistory(vault, path), vault.linkResolver()]);
   const versions = pickable(history.versions);
-  const latest = versions.findIndex((v) => v.op === 'molt');
-  const at = latest >= 0 ? latest : 0;
+  const at = Math.max(0, versions.findIndex((v) => v.op === 'molt'));
   let diff: SkillView['diff'] = null;
   if (at + 1 < versions.length) {
     const [from, to] = [versions[at + 1].sha, versions[at].sha];

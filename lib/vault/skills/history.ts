@@ -60,7 +60,7 @@ function pathsThrough(path: string, commits: CommitRecord[]): { path: string; st
  * The texts of git blobs, in one `git cat-file --batch` (never one process per version). Blobs
  * git cannot give back as text are left out.
  */
-export async function readBlobs(vault: Vault, blobs: readonly string[]): Promise<Map<string, string>> {
+async function readBlobs(vault: Vault, blobs: readonly string[]): Promise<Map<string, string>> {
   const wanted = [...new Set(blobs)];
   const out = new Map<string, string>();
   if (wanted.length === 0) return out;
@@ -87,7 +87,7 @@ export function pathsOfHistory(path: string, commits: CommitRecord[]): string[] 
 }
 
 /** The `version` property of a skill's text, or null. */
-export function versionOfText(text: string | undefined): number | null {
+function versionOfText(text: string | undefined): number | null {
   if (text === undefined) return null;
   const parsed = parseFrontmatter(text);
   const version = parsed.ok ? Number(parsed.data.version) : Number.NaN;
@@ -154,6 +154,13 @@ export function versionAt(history: SkillHistory, commit: string): SkillVersion {
     throw new VaultError('not_found', `Commit ${commit.slice(0, 12)} is not a version of ${history.path}. Reload the page and pick a version again.`);
   if (!version.blob) throw new VaultError('not_found', `${history.path} did not exist after commit ${commit.slice(0, 12)}; pick another version.`);
   return version;
+}
+
+/** The text of one version of a skill (as git holds it); `not_found` when git cannot give it back as text. */
+export async function skillVersionText(vault: Vault, version: SkillVersion): Promise<string> {
+  const text = version.blob ? (await readBlobs(vault, [version.blob])).get(version.blob) : undefined;
+  if (text === undefined) throw new VaultError('not_found', `${version.path} has no text at commit ${version.sha.slice(0, 12)}.`);
+  return text;
 }
 
 /**

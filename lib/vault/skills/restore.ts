@@ -4,7 +4,7 @@ import { formatDate } from '../ids';
 import { parseFrontmatter, splitNote } from '../notes/frontmatter';
 import { basenameOf, normalizeNotePath } from '../notes/paths';
 import type { Vault } from '../vault';
-import { readBlobs, skillHistory, versionAt } from './history';
+import { skillHistory, skillVersionText, versionAt } from './history';
 import { moltedText } from './molt';
 import { isArchivedSkill } from './stale';
 
@@ -80,8 +80,7 @@ export async function restoreSkillVersion(vault: Vault, input: RestoreSkillInput
     );
   }
   const target = versionAt(history, input.commit);
-  const old = (await readBlobs(vault, [target.blob as string])).get(target.blob as string);
-  if (old === undefined) throw new VaultError('not_found', `Version ${target.version ?? '?'} of ${path} cannot be read from git.`);
+  const old = await skillVersionText(vault, target);
   const parsed = parseFrontmatter(old);
   const trigger = parsed.ok && typeof parsed.data.trigger === 'string' ? parsed.data.trigger : undefined;
   const body = splitNote(old).body;
