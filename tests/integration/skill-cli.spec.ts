@@ -20,7 +20,8 @@ function json<T>(run: { code: number | null; stdout: string; stderr: string }): 
   return JSON.parse(run.stdout) as T;
 }
 
-describe('lucid skill', () => {
+// Each call is a Node process (about ten of them here): slow on a busy machine.
+describe('lucid skill', { timeout: 240_000 }, () => {
   it('lists the versions, shows one, and restores it as one molt by the person', () => {
     const tv = makeTempVault();
     made.push(tv);
