@@ -80,7 +80,8 @@ export async function listSkills(vault: Vault, options: { staleDays?: number; no
     const archived = isArchivedSkill(vault, note.path, fm);
     const version = Number(fm.version);
     const first = history.length > 0 ? new Date(history[history.length - 1].time * 1000) : clock.now;
-    const idle = staleness(use.lastUsed ? new Date(use.lastUsed) : first, clock.now, staleDays);
+    // As the dream pass counts it: from the later of its last use and its first commit.
+    const idle = staleness(new Date(Math.max(use.lastUsed ? Date.parse(use.lastUsed) : 0, first.getTime())), clock.now, staleDays);
     const problem = note.problem
       ? (note.problemMessage ?? note.problem)
       : note.lucidType !== 'skill'
