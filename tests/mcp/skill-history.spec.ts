@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isVaultError, listSkills, restoreSkillVersion, revertEdit, skillDiff, skillHistory, vaultNow, type Vault } from '../../lib/vault';
 import { cleanedAfterEach, fieldOf, MCP_VAULT_FILES, type McpPair, ok, openWithMcp, trailersOf } from '../support/mcp';
-import { sha256, TEST_PERSON, type TempVault } from '../support/temp-vault';
+import { makeTempVault, sha256, TEST_PERSON, type TempVault } from '../support/temp-vault';
 
 // Skill history is git's: molts are made through the MCP server with a real SDK client, renames by
 // a person with raw git, and every answer is checked against raw git.
@@ -228,6 +228,17 @@ describe('the skills list', () => {
     tv.git(['commit', '-qm', 'Rename']);
     const renamed = (await listSkills(vault, { now: later })).skills.find((s) => s.path === 'skills/ship-safely.md');
     expect(renamed).toMatchObject({ uses: 1, lastUsed: endedAt.toISOString(), molts: 4 });
+  });
+
+  it('is empty for a vault with no skills, and a missing skill has no history', async () => {
+    const tv = makeTempVault({ 'notes/a.md': '# A\n' });
+    lists.vaults.push(tv);
+    const vault = await tv.open();
+    lists.opened.push(vault);
+    const list = await listSkills(vault);
+    expect(list.skills).toEqual([]);
+    expect(list.nowSource).toBe('newest-commit');
+    expect((await skillHistory(vault, SKILL)).versions).toEqual([]);
   });
 
   it("measures staleness from the vault's newest commit by default", async () => {
