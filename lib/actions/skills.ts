@@ -2,7 +2,9 @@
 
 import { z } from 'zod';
 import { gatedAction } from '@/lib/server/action';
-import { fetchSkillDiff, restoreSkill } from '@/lib/server/data';
+import { fetchSkillDiff } from '@/lib/server/data';
+import { getVault } from '@/lib/server/vault';
+import { findSkillPath, restoreSkillVersion, VaultError } from '@/lib/vault';
 
 // A skill's name as its URL carries it (the file name without .md), never a path.
 const nameSchema = z
@@ -28,7 +30,10 @@ const restoreSchema = z.strictObject({
  * Restores an earlier version of a skill as a new molt made by the person, with their reason;
  * a molt that landed since the page was loaded makes it a conflict, and nothing changes.
  */
-export const restoreSkillAction = gatedAction(restoreSchema, async (input) => {
-  const { version, restored, commit, editId } = await restoreSkill(input);
-  return { version, restored, commit, editId };
+export const restoreSkillAction = gatedAction(restoreSchema, async ({ name, commit, reason, expectedHash }) => {
+  const vault = await getVault();
+  const path = await findSkillPath(vault, name);
+  if (!path) throw new VaultError('not_found', `No skill ${name} in this vault; it may have been renamed or removed. Go back to the skills list.`);
+  const result = await restoreSkillVersion(vault, { path, commit, reason, expectedHash });
+  return { version: result.version, restored: result.restored, commit: result.commit, editId: result.editId };
 });

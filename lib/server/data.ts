@@ -31,8 +31,6 @@ import {
   findSkillPath,
   isArchivedSkill,
   listSkills,
-  restoreSkillVersion,
-  type RestoreSkillResult,
   skillDiff,
   skillHistory,
   type SkillList,
@@ -446,7 +444,10 @@ export async function fetchSkill(name: string): Promise<SkillView | null> {
   if (!path) return null;
   const [note, history, resolver] = await Promise.all([vault.readNote(path), skillHistory(vault, path), vault.linkResolver()]);
   const versions = pickable(history.versions);
-  const at = Math.max(0, versions.findIndex((v) => v.op === 'molt'));
+  const at = Math.max(
+    0,
+    versions.findIndex((v) => v.op === 'molt'),
+  );
   let diff: SkillView['diff'] = null;
   if (at + 1 < versions.length) {
     const [from, to] = [versions[at + 1].sha, versions[at].sha];
@@ -473,12 +474,4 @@ export async function fetchSkillDiff(name: string, from: string, to: string): Pr
   if (!path) throw new VaultError('not_found', `No skill ${name} in this vault; it may have been renamed or removed. Go back to the skills list.`);
   const result = await skillDiff(vault, await skillHistory(vault, path), from, to, CHANGELOG_MAX_PATCH);
   return { patch: result.patch, tooBig: result.truncated };
-}
-
-/** Restores an earlier version of the skill `name` as the person's molt (see restoreSkillVersion). */
-export async function restoreSkill(input: { name: string; commit: string; reason: string; expectedHash: string }): Promise<RestoreSkillResult> {
-  const vault = await getVault();
-  const path = await findSkillPath(vault, input.name);
-  if (!path) throw new VaultError('not_found', `No skill ${input.name} in this vault; it may have been renamed or removed. Go back to the skills list.`);
-  return restoreSkillVersion(vault, { path, commit: input.commit, reason: input.reason, expectedHash: input.expectedHash });
 }

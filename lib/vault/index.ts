@@ -42,5 +42,5 @@ export * from './agents/edit-ops';
 export * from './agents/move-ops';
 export { isArchivedSkill, vaultNow } from './skills/stale';
 export { skillHistory, skillDiff, skillVersionText, type SkillHistory, type SkillVersion } from './skills/history';
-export { restoreSkillVersion, type RestoreSkillResult } from './skills/restore';
+export { restoreSkillVersion } from './skills/restore';
 export { listSkills, findSkillPath, type SkillList, type SkillRow } from './skills/list';
