@@ -40,3 +40,7 @@ export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted, countUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
+export { isArchivedSkill, vaultNow } from './skills/stale';
+export { skillHistory, skillDiff, skillVersionText, type SkillHistory, type SkillVersion } from './skills/history';
+export { restoreSkillVersion } from './skills/restore';
+export { listSkills, findSkillPath, type SkillList, type SkillRow } from './skills/list';
