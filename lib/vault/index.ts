@@ -40,3 +40,5 @@ export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
+export * from './activity/week';
+export { summarizeActivity, editTypeOf, OTHER_TYPE, type ActivitySummary, type SummarizeOptions } from './activity/summary';
