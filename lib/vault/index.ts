@@ -40,3 +40,5 @@ export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
+export * from './activity/sessions';
+export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
