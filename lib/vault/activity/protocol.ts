@@ -59,7 +59,9 @@ function readBeforeWrite(vault: Vault, facts: SessionFacts, commits: SessionComm
   const look = looks.length > 0 ? Math.min(...looks) : null;
   const what = look === null ? '' : look === search ? 'searched' : 'read a note';
   if (look === null) {
-    const kinds = facts.note && facts.note.frontmatter.first_read === undefined && facts.path ? 'no search was observed' : 'no search or read was observed';
+    // A note from before reads were timed lists what it read without a time: only searches count there.
+    const untimedReads = facts.observed.first_read === null && facts.observed.read.length > 0;
+    const kinds = untimedReads ? 'no search was observed (this note does not record when it first read)' : 'no search or read was observed';
     return { id, ok: false, detail: `Its first commit ${short(first)} at ${clock(first.time)} came before any lookup: ${kinds}.` };
   }
   if (look <= first.time)
