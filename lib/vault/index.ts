@@ -40,5 +40,7 @@ export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
+export * from './activity/sessions';
+export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
 export * from './activity/week';
 export { summarizeActivity, editTypeOf, OTHER_TYPE, type ActivitySummary, type SummarizeOptions } from './activity/summary';
