@@ -86,6 +86,12 @@ describe('summarizeActivity', () => {
     await rejectInboxItem(vault, { id: inboxId(proposals[2]), reason: 'we never store cards' });
     await revertEdit(vault, { ref: appended.edit_id as string, reason: 'not true' });
 
+    // Thursday: a session that writes before it searches or reads anything.
+    clock.set(new Date(2026, 10, 26, 11, 0, 0));
+    const hasty = await startSession(vault, { agent: 'gamma', task: 'quick fix' });
+    await writeNote(vault, { session: hasty.session, path: 'notes/quick.md', mode: 'create', content: '# Quick\n', reason: 'no look' });
+    await endSession(vault, { session: hasty.session, summary: 'fixed', outcome: 'done' });
+
     // Sunday late: a session still open at the end of the week.
     clock.set(new Date(2026, 10, 29, 23, 0, 0));
     const open = await startSession(vault, { agent: 'beta', task: 'still going' });
@@ -98,8 +104,8 @@ describe('summarizeActivity', () => {
     const summary = await summarizeActivity(vault, week);
     const raw = rawEdits(tv, week.since, week.until);
     expect(summary.edits).toBe(raw.length);
-    // 3 writes + 4 proposals + 2 molts + the session note; 2 accepts + 1 reject + 1 revert; 1 write by beta.
-    expect(summary.edits).toBe(15);
+    // 3 writes + 4 proposals + 2 molts + the session note; 2 accepts + 1 reject + 1 revert; gamma's write and note; 1 write by beta.
+    expect(summary.edits).toBe(17);
     expect(summary.byDay.map((d) => d.day)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29']);
     const total = (pick: (d: (typeof summary.byDay)[number]) => Record<string, number>) =>
       summary.byDay.reduce((n, d) => n + Object.values(pick(d)).reduce((a, b) => a + b, 0), 0);
@@ -107,18 +113,23 @@ describe('summarizeActivity', () => {
     expect(total((d) => d.byType)).toBe(summary.edits);
     const byActor = Object.fromEntries(summary.byActor.map((a) => [a.actor, a.edits]));
     for (const actor of new Set(raw.map((r) => r.actor))) expect(byActor[actor]).toBe(raw.filter((r) => r.actor === actor).length);
-    expect(summary.actors).toEqual(['agent:alpha', 'agent:beta', vault.person]);
+    expect(summary.actors).toEqual(['agent:alpha', 'agent:beta', 'agent:gamma', vault.person]);
     expect(summary.byDay[0].byActor['agent:alpha']).toBe(10);
     expect(summary.byDay[2].byActor[vault.person]).toBe(4);
     expect(summary.byDay[6].byActor['agent:beta']).toBe(1);
     expect(summary.byDay[0].byType).toEqual({ other: 3, inbox: 4, skill: 2, session: 1 });
 
-    expect(summary.sessions.total).toBe(2);
-    expect(summary.sessions.byOutcome).toEqual({ done: 0, partial: 1, abandoned: 0, open: 1 });
-    expect(summary.sessions.list.map((s) => [s.id, s.outcome])).toEqual([
-      [open.session, 'open'],
-      [s1.session, 'partial'],
+    expect(summary.sessions.total).toBe(3);
+    expect(summary.sessions.byOutcome).toEqual({ done: 1, partial: 1, abandoned: 0, open: 1 });
+    expect(summary.sessions.list.map((s) => [s.id, s.outcome, s.edits])).toEqual([
+      [open.session, 'open', 2], // a session's edits are all of its edits, the one after the week too
+      [hasty.session, 'done', 1],
+      [s1.session, 'partial', 9],
     ]);
+    expect(summary.protocolFailed).toEqual({
+      total: 1,
+      sessions: [{ id: hasty.session, path: `sessions/${hasty.session}.md`, failed: ['read-before-write'] }],
+    });
 
     expect(summary.inbox).toMatchObject({ accepted: 1, edited: 1, rejected: 1, pending: 1 });
     expect(summary.inbox.rejections).toEqual([{ path: proposals[2], reason: expect.stringContaining('we never store cards'), actor: vault.person }]);
