@@ -43,4 +43,4 @@ export * from './agents/move-ops';
 export * from './activity/sessions';
 export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
 export * from './activity/week';
-export { summarizeActivity, editTypeOf, OTHER_TYPE, type ActivitySummary, type SummarizeOptions } from './activity/summary';
+export { summarizeActivity, type ActivitySummary } from './activity/summary';

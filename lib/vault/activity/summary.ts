@@ -9,8 +9,6 @@ import { checkSessionProtocol, type ProtocolRule } from './protocol';
 import { listSessions, type SessionOutcomeView } from './sessions';
 import { type ActivityRange, dayOf, daysOf, localTimeZone } from './week';
 
-export { type ActivityRange, isoWeekOf, isoWeekRange } from './week';
-
 /** What the agents (and the people correcting them) did in a span of time, from the commit index. */
 export interface ActivitySummary {
   range: ActivityRange;
@@ -52,14 +50,14 @@ const PAGE = 1000;
 /** How many top notes the summary lists. */
 const TOP_NOTES = 10;
 /** The note type of a note outside every folder of Lucid's layout. */
-export const OTHER_TYPE = 'other';
+const OTHER_TYPE = 'other';
 
 /**
  * The note type an edit is counted under in the "by note type" chart: the type of the folder (as
  * `foldersOfType`, the changelog's type filter, sees it) of the first file it changed other than the
  * changelog and the inbox, else `inbox` when it only touched the inbox, else `other`.
  */
-export function editTypeOf(layout: VaultLayout, commit: Pick<CommitRecord, 'paths'>): string {
+function editTypeOf(layout: VaultLayout, commit: Pick<CommitRecord, 'paths'>): string {
   const files = commit.paths.map((p) => p.path).filter((p) => !isChangelogPath(layout, p));
   const inboxPrefix = `${layout.inbox}/`;
   const main = files.find((p) => !p.startsWith(inboxPrefix));
