@@ -71,7 +71,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       {vault.agentActivity ? null : <OverviewConnect vaultRoot={vaultRoot} />}
       {/* i15-report: <ReportExport week={…} /> goes here once components/report-export.tsx is merged. */}
 
-      <section aria-label="In this range" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <section aria-label="In this range" className="grid grid-cols-2 gap-4 lg:grid-cols-3">
         <OverviewFigure value={activity.sessions.total} label="Sessions" href={sessions()} testId="figure-sessions">
           <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-stone-600">
             {OUTCOMES.map((o) => (

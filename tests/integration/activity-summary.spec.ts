@@ -12,6 +12,7 @@ import {
   showInboxItem,
   startSession,
   summarizeActivity,
+  summarizeVault,
   type Vault,
   writeNote,
 } from '../../lib/vault/index';
@@ -154,5 +155,15 @@ describe('summarizeActivity', () => {
     expect(summary.sessions.total).toBe(0);
     expect(summary.topNotes).toEqual([]);
     expect(summary.actors).toEqual([]);
+  });
+
+  it('tells a vault no agent has written to from one an agent has used', async () => {
+    const clock = steppingClock(new Date(2026, 10, 20, 10, 0, 0));
+    const { vault } = await installed(clock);
+    await vault.edit({ actor: vault.person, op: 'update', path: 'notes/a.md', reason: 'mine', changes: [{ path: 'notes/a.md', content: '# A\n\nmine\n' }] });
+    expect((await summarizeVault(vault)).agentActivity).toBe(false);
+    const s = await startSession(vault, { agent: 'alpha', task: 'first' });
+    await writeNote(vault, { session: s.session, path: 'notes/b.md', mode: 'create', content: '# B\n', reason: 'first' });
+    expect(await summarizeVault(vault)).toMatchObject({ agentActivity: true, notes: expect.any(Number), pendingInbox: 0 });
   });
 });
