@@ -64,55 +64,53 @@ export function OverviewChart({
           <table className="w-full text-sm" data-testid={`${id}-table`}>
             <caption className="sr-only">{title}, per day</caption>
             <thead>
-              <tr className="border-b border-stone-200 text-left text-stone-600">
-                <th scope="col" className="py-1 pr-3 font-normal">
-                  Day
+              <tr className="border-b border-stone-200 text-stone-600">
+                <th scope="col" className="py-1 pr-3 text-left font-normal">
+                  {seriesLabel}
                 </th>
-                {series.map((s, i) => (
-                  <th key={s} scope="col" className="py-1 pr-3 text-right font-normal" data-series={s} title={seriesLabel}>
-                    <span aria-hidden="true" className="mr-1 inline-block h-2.5 w-2.5 rounded-sm" style={{ background: PALETTE[i % PALETTE.length] }} />
+                {days.map((d) => (
+                  <th key={d.day} scope="col" className="whitespace-nowrap py-1 pl-2 text-right font-normal" data-day={d.day}>
+                    {d.label}
+                  </th>
+                ))}
+                <th scope="col" className="py-1 pl-2 text-right font-normal">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {series.map((s, i) => (
+                <tr key={s} className="border-b border-stone-100" data-series={s}>
+                  <th scope="row" className="py-1 pr-3 text-left font-normal">
+                    <span aria-hidden="true" className="mr-1.5 inline-block h-2.5 w-2.5 rounded-sm" style={{ background: PALETTE[i % PALETTE.length] }} />
                     {seriesHref[s] ? (
-                      <Link href={seriesHref[s] as string} className="text-blue-800 underline">
+                      <Link href={seriesHref[s] as string} className="break-all text-blue-800 underline">
                         {s}
                       </Link>
                     ) : (
                       s
                     )}
                   </th>
-                ))}
-                <th scope="col" className="py-1 text-right font-normal">
-                  All
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day} className="border-b border-stone-100" data-day={d.day}>
-                  <th scope="row" className="py-1 pr-3 text-left font-normal text-stone-700">
-                    {d.label}
-                  </th>
-                  {series.map((s) => (
-                    <td key={s} className="py-1 pr-3 text-right tabular-nums" data-series={s}>
+                  {days.map((d) => (
+                    <td key={d.day} className="py-1 pl-2 text-right tabular-nums" data-day={d.day}>
                       {d.values[s] ?? 0}
                     </td>
                   ))}
-                  <td className="py-1 text-right tabular-nums" data-series="">
-                    {Object.values(d.values).reduce((a, b) => a + b, 0)}
-                  </td>
+                  <td className="py-1 pl-2 text-right font-medium tabular-nums">{total(s)}</td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr className="font-medium">
                 <th scope="row" className="py-1 pr-3 text-left">
-                  Total
+                  All
                 </th>
-                {series.map((s) => (
-                  <td key={s} className="py-1 pr-3 text-right tabular-nums">
-                    {total(s)}
+                {days.map((d) => (
+                  <td key={d.day} className="py-1 pl-2 text-right tabular-nums">
+                    {Object.values(d.values).reduce((a, b) => a + b, 0)}
                   </td>
                 ))}
-                <td className="py-1 text-right tabular-nums">{series.reduce((n, s) => n + total(s), 0)}</td>
+                <td className="py-1 pl-2 text-right tabular-nums">{series.reduce((n, s) => n + total(s), 0)}</td>
               </tr>
             </tfoot>
           </table>

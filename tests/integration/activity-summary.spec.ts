@@ -141,7 +141,7 @@ describe('summarizeActivity', () => {
       ['file-cards', 0, 1, s1.session],
     ]);
     expect(summary.topNotes[0]).toEqual({ path: 'notes/cards.md', edits: 4 });
-    expect(summary.topNotes.some((n) => n.path.startsWith('inbox/') || n.path === 'changelog.md')).toBe(false);
+    expect(summary.topNotes.some((n) => /^(inbox|sessions)\//.test(n.path) || n.path === 'changelog.md')).toBe(false);
     expect(summary.topNotes.map((n) => n.path)).not.toContain('notes/old.md');
     expect(summary.topNotes.map((n) => n.path)).not.toContain('notes/next.md');
   });

@@ -33,7 +33,7 @@ export interface ActivitySummary {
   molts: { total: number; list: { skill: string; from: number; to: number; actor: string; session: string | null; reason: string }[] };
   /** The sessions of the range whose protocol check failed, with the rules they broke. */
   protocolFailed: { total: number; sessions: { id: string; path: string | null; failed: ProtocolRule['id'][] }[] };
-  /** The notes edited most often in the range (at most 10), the changelog and the inbox left out. */
+  /** The notes edited most often in the range (at most 10), the changelog, the inbox and session notes left out. */
   topNotes: { path: string; edits: number }[];
   /** Each actor's edits and the notes they touched, most edits first. */
   byActor: { actor: string; edits: number; notes: string[] }[];
@@ -70,6 +70,11 @@ function editTypeOf(layout: VaultLayout, commit: Pick<CommitRecord, 'paths'>): s
     }
   }
   return best?.type ?? OTHER_TYPE;
+}
+
+/** A note the top-notes list counts: markdown outside the inbox and the sessions folder (a session writes its own note once). */
+function isKnowledgeNote(layout: VaultLayout, path: string): boolean {
+  return path.toLowerCase().endsWith('.md') && !path.startsWith(`${layout.inbox}/`) && !path.startsWith(`${layout.sessions}/`);
 }
 
 /** The commits in a range, oldest first, read from the commit index page by page (never the whole history). */
@@ -136,7 +141,7 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
     mine.edits += 1;
     for (const f of files) mine.notes.add(f);
     perActor.set(c.actor, mine);
-    for (const f of files) if (f.toLowerCase().endsWith('.md') && !f.startsWith(`${layout.inbox}/`)) perNote.set(f, (perNote.get(f) ?? 0) + 1);
+    for (const f of files) if (isKnowledgeNote(layout, f)) perNote.set(f, (perNote.get(f) ?? 0) + 1);
 
     if (c.op === 'accept') {
       if (isEditedAccept(c)) inbox.edited += 1;
