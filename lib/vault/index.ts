@@ -42,3 +42,4 @@ export * from './agents/edit-ops';
 export * from './agents/move-ops';
 export * from './activity/week';
 export { summarizeActivity, editTypeOf, OTHER_TYPE, type ActivitySummary, type SummarizeOptions } from './activity/summary';
+export { renderReport, renderWeekReport, reportPath, writeReport, type RenderedReport, type ReportOptions, type WrittenReport } from './activity/report';
