@@ -23,6 +23,7 @@ import {
   type Op,
   OPS,
   planRevert,
+  renderWeekReport,
   type RevertPlan,
   summarizeVault,
   type UncommittedFile,
@@ -399,4 +400,10 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
 /** How many files have changes nobody committed (the overview's notice). */
 export async function fetchUncommittedCount(): Promise<number> {
   return (await listUncommitted(await getVault())).length;
+}
+
+/** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it. */
+export async function fetchReportText(week: string): Promise<{ week: string; path: string; text: string }> {
+  const report = await renderWeekReport(await getVault(), week);
+  return { week, path: report.path, text: report.body };
 }
