@@ -3,17 +3,11 @@ import { foldersOfType, type CommitRecord } from '../git/commit-index';
 import { listInbox } from '../inbox/queue';
 import { isEditedAccept } from '../inbox/decide';
 import { personReason, revertedTarget } from '../agents/corrections';
-import { listOpenSessions } from '../agents/sessions';
 import { NOTE_TYPES } from '../notes/schema';
 import type { Vault } from '../vault';
+import { checkSessionProtocol, type ProtocolRule } from './protocol';
+import { listSessions, type SessionOutcomeView } from './sessions';
 import { type ActivityRange, dayOf, daysOf, localTimeZone } from './week';
-
-export { type ActivityRange, isoWeekOf, isoWeekRange } from './week';
-
-/** How a session ended, as the sessions page shows it (`open`: still running). */
-type SessionOutcomeView = 'done' | 'partial' | 'abandoned' | 'open';
-/** The protocol check's rule ids. */
-type ProtocolRuleId = 'read-before-write' | 'ended' | 'edits-logged' | 'decisions-recorded';
 
 /** What the agents (and the people correcting them) did in a span of time, from the commit index. */
 export interface ActivitySummary {
@@ -38,7 +32,7 @@ export interface ActivitySummary {
   /** Skill molts (a revert of a molt is a molt too: it carries `Lucid-Molt`). */
   molts: { total: number; list: { skill: string; from: number; to: number; actor: string; session: string | null; reason: string }[] };
   /** The sessions of the range whose protocol check failed, with the rules they broke. */
-  protocolFailed: { total: number; sessions: { id: string; path: string | null; failed: ProtocolRuleId[] }[] };
+  protocolFailed: { total: number; sessions: { id: string; path: string | null; failed: ProtocolRule['id'][] }[] };
   /** The notes edited most often in the range (at most 10), the changelog and the inbox left out. */
   topNotes: { path: string; edits: number }[];
   /** Each actor's edits and the notes they touched, most edits first. */
@@ -56,14 +50,14 @@ const PAGE = 1000;
 /** How many top notes the summary lists. */
 const TOP_NOTES = 10;
 /** The note type of a note outside every folder of Lucid's layout. */
-export const OTHER_TYPE = 'other';
+const OTHER_TYPE = 'other';
 
 /**
  * The note type an edit is counted under in the "by note type" chart: the type of the folder (as
  * `foldersOfType`, the changelog's type filter, sees it) of the first file it changed other than the
  * changelog and the inbox, else `inbox` when it only touched the inbox, else `other`.
  */
-export function editTypeOf(layout: VaultLayout, commit: Pick<CommitRecord, 'paths'>): string {
+function editTypeOf(layout: VaultLayout, commit: Pick<CommitRecord, 'paths'>): string {
   const files = commit.paths.map((p) => p.path).filter((p) => !isChangelogPath(layout, p));
   const inboxPrefix = `${layout.inbox}/`;
   const main = files.find((p) => !p.startsWith(inboxPrefix));
@@ -121,7 +115,6 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
   const types = new Set<string>();
   const perNote = new Map<string, number>();
   const perActor = new Map<string, { edits: number; notes: Set<string> }>();
-  const perSession = new Map<string, number>();
   const inbox = { accepted: 0, edited: 0, rejected: 0, pending: 0, rejections: [] as ActivitySummary['inbox']['rejections'] };
   const reverts: ActivitySummary['reverts']['list'] = [];
   const molts: ActivitySummary['molts']['list'] = [];
@@ -144,7 +137,6 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
     for (const f of files) mine.notes.add(f);
     perActor.set(c.actor, mine);
     for (const f of files) if (f.toLowerCase().endsWith('.md') && !f.startsWith(`${layout.inbox}/`)) perNote.set(f, (perNote.get(f) ?? 0) + 1);
-    if (c.session) perSession.set(c.session, (perSession.get(c.session) ?? 0) + 1);
 
     if (c.op === 'accept') {
       if (isEditedAccept(c)) inbox.edited += 1;
@@ -172,7 +164,7 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
     if (created >= range.since && created < range.until) inbox.pending += 1;
   }
 
-  const sessions = await sessionsIn(vault, range, commits, perSession);
+  const { sessions, protocolFailed } = await sessionsIn(vault, range);
   return {
     range,
     edits,
@@ -183,7 +175,7 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
     inbox,
     reverts: { total: reverts.length, list: reverts.reverse() },
     molts: { total: molts.length, list: molts.reverse() },
-    protocolFailed: { total: 0, sessions: [] },
+    protocolFailed,
     topNotes: [...perNote]
       .sort(([pa, a], [pb, b]) => b - a || (pa < pb ? -1 : 1))
       .slice(0, TOP_NOTES)
@@ -194,34 +186,23 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
   };
 }
 
-/** The sessions started in the range: the notes of the ended ones (committed in the range) and the open ones. */
-async function sessionsIn(vault: Vault, range: ActivityRange, commits: CommitRecord[], perSession: Map<string, number>): Promise<ActivitySummary['sessions']> {
+/** The sessions started in the range (listSessions, page by page), and the protocol rules the failed ones broke. */
+async function sessionsIn(vault: Vault, range: ActivityRange): Promise<Pick<ActivitySummary, 'sessions' | 'protocolFailed'>> {
   const byOutcome: Record<SessionOutcomeView, number> = { done: 0, partial: 0, abandoned: 0, open: 0 };
   const list: ActivitySummary['sessions']['list'] = [];
-  const prefix = `${vault.layout.sessions}/`;
-  const inRange = (time: unknown) => typeof time === 'string' && Date.parse(time) >= range.since && Date.parse(time) < range.until;
-  for (const c of commits) {
-    const added = c.paths.find((p) => p.status === 'A' && p.path.startsWith(prefix) && p.path.endsWith('.md'));
-    if (!added || !c.session) continue;
-    const note = await vault.readNote(added.path).catch(() => null);
-    if (!note || !inRange(note.frontmatter.started)) continue;
-    const outcome = (['done', 'partial', 'abandoned'] as const).find((o) => o === note.frontmatter.outcome) ?? 'partial';
-    byOutcome[outcome] += 1;
-    const fm = note.frontmatter;
-    list.push({
-      id: c.session,
-      path: added.path,
-      agent: String(fm.agent ?? c.actor ?? ''),
-      task: String(fm.task ?? ''),
-      outcome,
-      edits: Math.max(0, (perSession.get(c.session) ?? 0) - 1),
-    });
-  }
-  for (const open of listOpenSessions(vault)) {
-    if (!inRange(open.started)) continue;
-    byOutcome.open += 1;
-    list.push({ id: open.id, path: null, agent: open.agent, task: open.task, outcome: 'open', edits: perSession.get(open.id) ?? 0 });
-  }
-  list.sort((a, b) => (a.id < b.id ? 1 : -1));
-  return { total: list.length, byOutcome, list };
+  const failed: ActivitySummary['protocolFailed']['sessions'] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await listSessions(vault, { since: range.since, until: range.until, cursor, limit: 100 });
+    for (const row of page.rows) {
+      byOutcome[row.outcome] += 1;
+      list.push({ id: row.id, path: row.path, agent: row.agent, task: row.task, outcome: row.outcome, edits: row.edits });
+      if (row.protocolOk === false) {
+        const check = await checkSessionProtocol(vault, row.id);
+        failed.push({ id: row.id, path: row.path, failed: (check?.rules ?? []).filter((r) => !r.ok).map((r) => r.id) });
+      }
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { sessions: { total: list.length, byOutcome, list }, protocolFailed: { total: failed.length, sessions: failed } };
 }

@@ -66,7 +66,7 @@ function startOfDay(civilUtcMidnight: number, timeZone: string): number {
   if (dayKey(t, timeZone) !== dayKey(civilUtcMidnight, 'UTC')) {
     let lo = t;
     let hi = t + 3 * 3_600_000;
-    while (hi - lo > 1000) {
+    while (hi - lo > 1) {
       const mid = lo + Math.floor((hi - lo) / 2);
       if (dayKey(mid, timeZone) === dayKey(civilUtcMidnight, 'UTC')) hi = mid;
       else lo = mid;

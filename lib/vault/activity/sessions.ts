@@ -1,0 +1,166 @@
+import nodePath from 'node:path';
+import { isSessionId } from '../ids';
+import type { Vault } from '../vault';
+import { checkFacts, sessionCommits, type ProtocolCheck } from './protocol';
+import { agentOfSessionId, factsFromNote, factsFromOpen, readSessionFacts, sessionIds, stampOfSessionId, type SessionFacts } from './session-facts';
+import { isVaultError } from '../errors';
+import type { OpenSession } from '../agents/sessions';
+
+export type { SessionOutcomeView } from './session-facts';
+import type { SessionOutcomeView } from './session-facts';
+
+/** One session as the sessions list shows it. */
+export interface SessionRow {
+  id: string;
+  /** The session note; null while the session is open. */
+  path: string | null;
+  /** Agent slug. */
+  agent: string;
+  actor: string;
+  task: string;
+  /** Vault path of the project note. */
+  project: string | null;
+  started: string;
+  ended: string | null;
+  durationMs: number | null;
+  /** The agent's commits in this session, its session note left out (from the commit index). */
+  edits: number;
+  inboxRaised: number;
+  outcome: SessionOutcomeView;
+  /** Whether every protocol rule holds; null while the session is open. */
+  protocolOk: boolean | null;
+}
+
+/** Filters and paging of {@link listSessions}. */
+export interface SessionQuery {
+  /** Agent slug (`claude-code`; `agent:claude-code` is accepted too). */
+  agent?: string;
+  /** Vault path of a project note. */
+  project?: string;
+  outcome?: SessionOutcomeView;
+  /** Started at or after / before this time (ms since the epoch). */
+  since?: number;
+  until?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string | null;
+  /** Rows per page (default 25, at most 100). */
+  limit?: number;
+}
+
+/** A page of sessions, with the agents and projects a filter can name. */
+export interface SessionPage {
+  rows: SessionRow[];
+  nextCursor: string | null;
+  agents: string[];
+  projects: string[];
+}
+
+/** At most this many session notes are read for one page; a page cut short says where to go on. */
+const MAX_READS = 400;
+/** The slack around a session id's stamp (written in the writer's local time) when filtering by date before reading. */
+const ZONE_SLACK_MS = 15 * 3600_000;
+
+interface CacheEntry {
+  key: string;
+  row: SessionRow;
+  check: ProtocolCheck;
+}
+const cache = new WeakMap<Vault, Map<string, CacheEntry>>();
+
+/** A session's row and protocol check, from its facts and every commit naming it (cached until either changes). */
+export async function sessionRowOf(vault: Vault, facts: SessionFacts): Promise<{ row: SessionRow; check: ProtocolCheck }> {
+  const commits = await sessionCommits(vault, facts.id);
+  const key = `${facts.note?.hash ?? `open:${facts.observed.touched.length}:${facts.observed.first_search}:${facts.observed.first_read}`}:${commits.length}:${commits.at(-1)?.seq ?? 0}`;
+  let byId = cache.get(vault);
+  if (!byId) cache.set(vault, (byId = new Map()));
+  const hit = byId.get(facts.id);
+  if (hit && hit.key === key) return hit;
+  const check = await checkFacts(vault, facts, commits);
+  const note = facts.path;
+  const edits = commits.filter((c) => c.actor === facts.actor && !c.paths.some((p) => p.path === note)).length;
+  const start = Date.parse(facts.started);
+  const end = facts.ended ? Date.parse(facts.ended) : Number.NaN;
+  const row: SessionRow = {
+    id: facts.id,
+    path: facts.path,
+    agent: facts.agent,
+    actor: facts.actor,
+    task: facts.task,
+    project: facts.project,
+    started: facts.started,
+    ended: facts.ended,
+    durationMs: Number.isNaN(start) || Number.isNaN(end) ? null : Math.max(0, end - start),
+    edits,
+    inboxRaised: facts.observed.inbox.length,
+    outcome: facts.outcome,
+    protocolOk: facts.outcome === 'open' ? null : check.ok,
+  };
+  const entry = { key, row, check };
+  byId.set(facts.id, entry);
+  return entry;
+}
+
+/** The project notes directly in the projects folder, for the project filter (names only, nothing read). */
+async function projectPaths(vault: Vault): Promise<string[]> {
+  const dir = nodePath.join(vault.root, vault.layout.projects);
+  const entries = await vault.fs.readdir(dir).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => `${vault.layout.projects}/${e.name}`)
+    .sort();
+}
+
+/**
+ * Every session, newest first, with filters and cursor paging: session ids start with their time,
+ * so a page is found among the file names of the sessions folder (and the open sessions), and only
+ * that page's notes are read; edit counts come from the commit index. Filters on project, outcome
+ * and date read notes until the page is full or {@link MAX_READS} were read; `nextCursor` then says
+ * where to go on.
+ */
+export async function listSessions(vault: Vault, query: SessionQuery = {}): Promise<SessionPage> {
+  const limit = Math.min(Math.max(query.limit ?? 25, 1), 100);
+  const { ids, open } = await sessionIds(vault);
+  const agents = [...new Set(ids.map(agentOfSessionId))].sort();
+  const projects = await projectPaths(vault);
+  const agent = query.agent?.replace(/^agent:/, '');
+  const cursor = query.cursor && isSessionId(query.cursor) ? query.cursor : null;
+  const rows: SessionRow[] = [];
+  let reads = 0;
+  let nextCursor: string | null = null;
+  for (let i = 0; i < ids.length; i += 1) {
+    const id = ids[i];
+    if (cursor && id >= cursor) continue;
+    if (rows.length >= limit || reads >= MAX_READS) {
+      nextCursor = ids[i - 1] ?? null;
+      break;
+    }
+    if (agent && agentOfSessionId(id) !== agent) continue;
+    if (query.outcome === 'open' && !open.has(id)) continue;
+    if (query.outcome && query.outcome !== 'open' && open.has(id)) continue;
+    const stamp = stampOfSessionId(id);
+    if (query.since !== undefined && stamp < query.since - ZONE_SLACK_MS) continue;
+    if (query.until !== undefined && stamp >= query.until + ZONE_SLACK_MS) continue;
+    reads += 1;
+    const facts = await factsOf(vault, id, open);
+    if (!facts) continue;
+    if (query.outcome && facts.outcome !== query.outcome) continue;
+    if (query.project && facts.project !== query.project) continue;
+    const started = Date.parse(facts.started);
+    if (query.since !== undefined && !(started >= query.since)) continue;
+    if (query.until !== undefined && !(started < query.until)) continue;
+    rows.push((await sessionRowOf(vault, facts)).row);
+  }
+  return { rows, nextCursor, agents, projects };
+}
+
+async function factsOf(vault: Vault, id: string, open: Map<string, OpenSession>): Promise<SessionFacts | null> {
+  const running = open.get(id);
+  if (running) return factsFromOpen(running);
+  try {
+    const note = await vault.readNote(`${vault.layout.sessions}/${id}.md`);
+    return factsFromNote(id, note);
+  } catch (error) {
+    if (isVaultError(error, 'not_found')) return readSessionFacts(vault, id);
+    throw error;
+  }
+}
