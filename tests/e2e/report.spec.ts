@@ -67,7 +67,8 @@ test('Export report writes the week as one commit whose note names each agent an
   expect(vault.git(['rev-parse', 'HEAD']).trim()).toBe(head);
 
   await report.getByRole('link', { name: 'Open the report' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: `What the agents did in ${WEEK}` })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/notes/reports/${WEEK}\\.md$`));
+  await expect(page.getByTestId('note-title')).toHaveText(`What the agents did in ${WEEK}`);
 });
 
 test.describe('with clipboard access', () => {
