@@ -34,7 +34,7 @@ export interface RenderedReport {
 }
 
 /** `<reports>/<week>.md`: where the report of an ISO week (`2026-W48`) goes. */
-export function reportPath(week: string, reportsFolder: string = DEFAULT_LAYOUT.reports): string {
+function reportPath(week: string, reportsFolder: string = DEFAULT_LAYOUT.reports): string {
   isoWeekRange(week, 'UTC');
   return `${reportsFolder}/${week}.md`;
 }
