@@ -5,6 +5,7 @@ import { OverviewFigure } from '@/components/overview-figure';
 import { OverviewList } from '@/components/overview-list';
 import { OverviewRangePicker } from '@/components/overview-range-picker';
 import { PageHeader } from '@/components/page-header';
+import { ReportExport } from '@/components/report-export';
 import { UncommittedNotice } from '@/components/uncommitted-notice';
 import { noteHref } from '@/lib/markdown/hrefs';
 import { changelogChoices, fetchActivityOverview } from '@/lib/server/data';
@@ -69,7 +70,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       ) : null}
       <UncommittedNotice count={uncommitted} />
       {vault.agentActivity ? null : <OverviewConnect vaultRoot={vaultRoot} />}
-      {/* i15-report: <ReportExport week={…} /> goes here once components/report-export.tsx is merged. */}
+      {range.week ? <ReportExport week={range.week} /> : null}
 
       <section aria-label="In this range" className="grid grid-cols-2 gap-4 lg:grid-cols-3">
         <OverviewFigure value={activity.sessions.total} label="Sessions" href={sessions()} testId="figure-sessions">

@@ -33,6 +33,7 @@ import {
   type Op,
   OPS,
   planRevert,
+  renderWeekReport,
   type RevertPlan,
   summarizeVault,
   type UncommittedFile,
@@ -470,4 +471,10 @@ export async function fetchActivityOverview(params: Record<string, string | stri
   const { range, view } = overviewRange(params, new Date());
   const [activity, figures, uncommitted] = await Promise.all([summarizeActivity(vault, range), summarizeVault(vault), fetchUncommittedCount()]);
   return { range: view, activity, vault: figures, uncommitted, vaultRoot: vault.root };
+}
+
+/** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it. */
+export async function fetchReportText(week: string): Promise<{ week: string; path: string; text: string }> {
+  const report = await renderWeekReport(await getVault(), week);
+  return { week, path: report.path, text: report.body };
 }

@@ -44,3 +44,4 @@ export * from './activity/sessions';
 export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
 export * from './activity/week';
 export { summarizeActivity, type ActivitySummary } from './activity/summary';
+export { renderReport, renderWeekReport, writeReport } from './activity/report';
