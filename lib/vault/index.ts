@@ -42,3 +42,4 @@ export * from './agents/edit-ops';
 export * from './agents/move-ops';
 export * from './activity/sessions';
 export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
+export * from './activity/session-detail';
