@@ -1,7 +1,7 @@
 import { isUnderFolded } from '../notes/protected';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { runGit, showFile } from '../git/repo';
-import type { CommitRecord } from '../git/commit-index';
+import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import { DECISION_TRAILER } from '../git/commit-message';
 import type { Vault } from '../vault';
 import { readSessionFacts, sessionNotePath, type SessionFacts } from './session-facts';
@@ -77,32 +77,36 @@ function ended(facts: SessionFacts): ProtocolRule {
   return { id, ok: true, detail: `It called end_session with outcome ${facts.outcome}.` };
 }
 
-/** The edit ids whose changelog line each commit adds, from one `git show` of the changelog across all of them. */
-async function changelogLines(vault: Vault, commits: SessionCommit[]): Promise<Map<string, Set<string>>> {
+/**
+ * The edit ids whose changelog line each commit adds (by sha), from one `git show` of the
+ * changelog across all of them: a page of sessions costs one git process, not one per session.
+ */
+export async function changelogLines(vault: Vault, commits: readonly SessionCommit[]): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
-  const withLog = commits.filter((c) => c.paths.some((p) => p.path === vault.layout.changelog));
-  if (withLog.length === 0) return out;
-  const text = await runGit(vault.repo, [
-    '-c',
-    'core.quotePath=false',
-    'show',
-    '--format=%x1e%H',
-    '--unified=0',
-    '--no-color',
-    '--no-ext-diff',
-    ...withLog.map((c) => c.sha),
-    '--',
-    `:(literal)${vault.layout.changelog}`,
-  ]);
-  for (const chunk of text.split('\u001e')) {
-    const [sha, ...lines] = chunk.split('\n');
-    if (!sha.trim()) continue;
-    const ids = new Set<string>();
-    for (const line of lines) {
-      const m = /^\+[^+].* \^(e[a-z2-7]{12})\s*$/.exec(line);
-      if (m) ids.add(m[1]);
+  const withLog = [...new Set(commits.filter((c) => c.paths.some((p) => p.path === vault.layout.changelog)).map((c) => c.sha))];
+  for (let at = 0; at < withLog.length; at += 200) {
+    const text = await runGit(vault.repo, [
+      '-c',
+      'core.quotePath=false',
+      'show',
+      '--format=%x1e%H',
+      '--unified=0',
+      '--no-color',
+      '--no-ext-diff',
+      ...withLog.slice(at, at + 200),
+      '--',
+      `:(literal)${vault.layout.changelog}`,
+    ]);
+    for (const chunk of text.split('\u001e')) {
+      const [sha, ...lines] = chunk.split('\n');
+      if (!sha.trim()) continue;
+      const ids = new Set<string>();
+      for (const line of lines) {
+        const m = /^\+[^+].* \^(e[a-z2-7]{12})\s*$/.exec(line);
+        if (m) ids.add(m[1]);
+      }
+      out.set(sha.trim(), ids);
     }
-    out.set(sha.trim(), ids);
   }
   return out;
 }
@@ -112,9 +116,8 @@ async function changelogLines(vault: Vault, commits: SessionCommit[]): Promise<M
  * commit naming the session has a `Lucid-Edit` and adds that edit's changelog line in the same
  * commit, and each note the session was observed touching has such a commit.
  */
-async function editsLogged(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): Promise<ProtocolRule> {
+function editsLogged(facts: SessionFacts, commits: SessionCommit[], lines: Map<string, Set<string>>): ProtocolRule {
   const id = 'edits-logged' as const;
-  const lines = await changelogLines(vault, commits);
   const problems: string[] = [];
   for (const c of commits) {
     if (!c.editId) problems.push(`commit ${short(c)} has no Lucid-Edit`);
@@ -134,11 +137,16 @@ async function editsLogged(vault: Vault, facts: SessionFacts, commits: SessionCo
   };
 }
 
-/** Whether `path` at commit `sha` is a decision note: in the decisions folder, or of type decision. */
+/**
+ * Whether `path` as commit `sha` left it is a decision note: in the decisions folder, or of type
+ * decision (read from the file on disk when it is there, else from that commit).
+ */
 async function isDecision(vault: Vault, sha: string, path: string, status: string): Promise<boolean> {
   if (isUnderFolded(path, vault.layout.decisions)) return true;
   if (status === 'D' || !path.toLowerCase().endsWith('.md')) return false;
   for (const folder of [vault.layout.sessions, vault.layout.inbox, vault.layout.skills]) if (isUnderFolded(path, folder)) return false;
+  const now = await vault.readNote(path).catch(() => null);
+  if (now) return now.type === 'decision';
   const text = await showFile(vault.repo, sha, path).catch(() => null);
   if (text === null) return false;
   const parsed = parseFrontmatter(text);
@@ -172,20 +180,23 @@ async function decisionsRecorded(vault: Vault, facts: SessionFacts, commits: Ses
   };
 }
 
-/** The check of a session whose facts and commits (every commit naming it) are already read. */
-export async function checkFacts(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): Promise<ProtocolCheck> {
+/**
+ * The check of a session whose facts and commits (every commit naming it) are already read;
+ * `lines` are the changelog lines of those commits when a caller read them for many sessions at once.
+ */
+export async function checkFacts(vault: Vault, facts: SessionFacts, commits: SessionCommit[], lines?: Map<string, Set<string>>): Promise<ProtocolCheck> {
   const rules: ProtocolRule[] = [
     readBeforeWrite(vault, facts, commits),
     ended(facts),
-    await editsLogged(vault, facts, commits),
+    editsLogged(facts, commits, lines ?? (await changelogLines(vault, commits))),
     await decisionsRecorded(vault, facts, commits),
   ];
   return { ok: rules.every((r) => r.ok), open: facts.outcome === 'open', rules };
 }
 
 /** Every commit whose `Lucid-Session` names the session, oldest first, from the commit index. */
-export async function sessionCommits(vault: Vault, id: string): Promise<SessionCommit[]> {
-  return (await vault.commits()).list({ session: id, oldestFirst: true, limit: 1000 });
+export async function sessionCommits(vault: Vault, id: string, index?: CommitIndex): Promise<SessionCommit[]> {
+  return (index ?? (await vault.commits())).list({ session: id, oldestFirst: true, limit: 1000 });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Vault } from '../vault';
 import { normalizeVaultPath } from '../notes/paths';
 import { sessionCommits, type ProtocolCheck } from './protocol';
 import { readSessionFacts } from './session-facts';
-import { sessionRowOf, type SessionRow } from './sessions';
+import { sessionRows, type SessionRow } from './sessions';
 
 /** What became of a proposal a session sent to the inbox. */
 export type InboxFateState = 'pending' | 'accepted' | 'edited' | 'rejected' | 'removed';
@@ -153,7 +153,7 @@ export async function sessionDetail(vault: Vault, id: string): Promise<SessionDe
   const facts = await readSessionFacts(vault, id);
   if (!facts) return null;
   const commits = await sessionCommits(vault, id);
-  const { row, check } = await sessionRowOf(vault, facts);
+  const [{ row, check }] = await sessionRows(vault, [facts]);
   const body = facts.note ? summaryOfBody(facts.note.body) : null;
   const inbox: InboxFate[] = [];
   for (const path of facts.observed.inbox) inbox.push(await fateOf(vault, path, commits));

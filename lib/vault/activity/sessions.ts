@@ -1,7 +1,8 @@
 import nodePath from 'node:path';
 import { isSessionId } from '../ids';
 import type { Vault } from '../vault';
-import { checkFacts, sessionCommits, type ProtocolCheck } from './protocol';
+import type { CommitRecord } from '../git/commit-index';
+import { changelogLines, checkFacts, type ProtocolCheck } from './protocol';
 import { agentOfSessionId, factsFromNote, factsFromOpen, readSessionFacts, sessionIds, stampOfSessionId, type SessionFacts } from './session-facts';
 import { isVaultError } from '../errors';
 import type { OpenSession } from '../agents/sessions';
@@ -67,20 +68,53 @@ interface CacheEntry {
 }
 const cache = new WeakMap<Vault, Map<string, CacheEntry>>();
 
-/** A session's row and protocol check, from its facts and every commit naming it (cached until either changes). */
-export async function sessionRowOf(vault: Vault, facts: SessionFacts): Promise<{ row: SessionRow; check: ProtocolCheck }> {
-  const commits = await sessionCommits(vault, facts.id);
-  const key = `${facts.note?.hash ?? `open:${facts.observed.touched.length}:${facts.observed.first_search}:${facts.observed.first_read}`}:${commits.length}:${commits.at(-1)?.seq ?? 0}`;
+const cacheKey = (facts: SessionFacts, commits: readonly { seq: number }[]): string =>
+  `${facts.note?.hash ?? `open:${facts.observed.touched.length}:${facts.observed.inbox.length}:${facts.observed.first_search}:${facts.observed.first_read}`}:${commits.length}:${commits.at(-1)?.seq ?? 0}`;
+
+/**
+ * The rows and protocol checks of sessions whose facts are read: every commit naming each from the
+ * commit index, the changelog lines of all of them from one git process, each result cached until
+ * the session's note or commits change.
+ */
+export async function sessionRows(vault: Vault, list: readonly SessionFacts[]): Promise<{ row: SessionRow; check: ProtocolCheck }[]> {
+  const index = await vault.commits();
   let byId = cache.get(vault);
   if (!byId) cache.set(vault, (byId = new Map()));
-  const hit = byId.get(facts.id);
-  if (hit && hit.key === key) return hit;
-  const check = await checkFacts(vault, facts, commits);
+  const known = byId;
+  const pending = list.map((facts) => {
+    const commits = index.list({ session: facts.id, oldestFirst: true, limit: 1000 });
+    const key = cacheKey(facts, commits);
+    const hit = known.get(facts.id);
+    return { facts, commits, key, hit: hit && hit.key === key ? hit : null };
+  });
+  const misses = pending.filter((p) => !p.hit);
+  const lines =
+    misses.length > 0
+      ? await changelogLines(
+          vault,
+          misses.flatMap((p) => p.commits),
+        )
+      : new Map<string, Set<string>>();
+  const out: { row: SessionRow; check: ProtocolCheck }[] = [];
+  for (const { facts, commits, key, hit } of pending) {
+    if (hit) {
+      out.push(hit);
+      continue;
+    }
+    const check = await checkFacts(vault, facts, commits, lines);
+    const entry = { key, row: rowOf(facts, commits, check), check };
+    known.set(facts.id, entry);
+    out.push(entry);
+  }
+  return out;
+}
+
+function rowOf(facts: SessionFacts, commits: readonly CommitRecord[], check: ProtocolCheck): SessionRow {
   const note = facts.path;
   const edits = commits.filter((c) => c.actor === facts.actor && !c.paths.some((p) => p.path === note)).length;
   const start = Date.parse(facts.started);
   const end = facts.ended ? Date.parse(facts.ended) : Number.NaN;
-  const row: SessionRow = {
+  return {
     id: facts.id,
     path: facts.path,
     agent: facts.agent,
@@ -95,9 +129,6 @@ export async function sessionRowOf(vault: Vault, facts: SessionFacts): Promise<{
     outcome: facts.outcome,
     protocolOk: facts.outcome === 'open' ? null : check.ok,
   };
-  const entry = { key, row, check };
-  byId.set(facts.id, entry);
-  return entry;
 }
 
 /** The project notes directly in the projects folder, for the project filter (names only, nothing read). */
@@ -124,13 +155,13 @@ export async function listSessions(vault: Vault, query: SessionQuery = {}): Prom
   const projects = await projectPaths(vault);
   const agent = query.agent?.replace(/^agent:/, '');
   const cursor = query.cursor && isSessionId(query.cursor) ? query.cursor : null;
-  const rows: SessionRow[] = [];
+  const page: SessionFacts[] = [];
   let reads = 0;
   let nextCursor: string | null = null;
   for (let i = 0; i < ids.length; i += 1) {
     const id = ids[i];
     if (cursor && id >= cursor) continue;
-    if (rows.length >= limit || reads >= MAX_READS) {
+    if (page.length >= limit || reads >= MAX_READS) {
       nextCursor = ids[i - 1] ?? null;
       break;
     }
@@ -148,8 +179,9 @@ export async function listSessions(vault: Vault, query: SessionQuery = {}): Prom
     const started = Date.parse(facts.started);
     if (query.since !== undefined && !(started >= query.since)) continue;
     if (query.until !== undefined && !(started < query.until)) continue;
-    rows.push((await sessionRowOf(vault, facts)).row);
+    page.push(facts);
   }
+  const rows = (await sessionRows(vault, page)).map((r) => r.row);
   return { rows, nextCursor, agents, projects };
 }
 
