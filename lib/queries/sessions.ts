@@ -8,7 +8,6 @@ const SESSIONS_POLL_MS = 2_000;
 /** The sessions list's filters and cursor, as the URL carries them. */
 export type SessionsInput = Parameters<typeof listSessionsAction>[0];
 export type SessionsPageData = Extract<Awaited<ReturnType<typeof listSessionsAction>>, { ok: true }>['data'];
-export type SessionRowData = SessionsPageData['rows'][number];
 export type SessionViewData = NonNullable<Extract<Awaited<ReturnType<typeof sessionDetailAction>>, { ok: true }>['data']>;
 
 function unwrap<T>(result: ActionResult<T>): T {

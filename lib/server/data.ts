@@ -463,7 +463,7 @@ export function parseSessionFilters(params: Record<string, string | string[] | u
 }
 
 /** The outcomes the sessions filter offers. */
-export const SESSION_OUTCOME_VIEWS: readonly SessionOutcomeView[] = ['done', 'partial', 'abandoned', 'open'];
+const SESSION_OUTCOME_VIEWS: readonly SessionOutcomeView[] = ['done', 'partial', 'abandoned', 'open'];
 
 /** One session as its page shows it: its commits as changelog entries (each with its diff and Revert). */
 export interface SessionView extends Omit<SessionDetail, 'commits'> {
