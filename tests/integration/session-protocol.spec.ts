@@ -263,7 +263,7 @@ describe('protocol check: decisions recorded', () => {
   });
 
   it("fails a change of a decision's status or superseded_by made without record_decision", async () => {
-    for (const fields of [{ status: 'superseded' }, { superseded_by: '[[decisions/atlas-other]]' }]) {
+    for (const fields of [{ status: 'superseded' }, { superseded_by: '[[decisions/atlas-other]]' }] as Record<string, string>[]) {
       const { vault } = await installed();
       const path = await recorded(vault);
       const session = await start(vault);

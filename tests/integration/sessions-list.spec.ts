@@ -95,6 +95,37 @@ describe('listSessions', () => {
       cursor = page.nextCursor;
     }
     expect(seen).toEqual([...ids].reverse());
+    expect(first.newer).toBeNull();
+  });
+
+  it('pages back to newer pages from any cursor, filtered or not, to the first page', async () => {
+    const { vault } = await installed();
+    const ids = await sixSessions(vault);
+    for (const [query, expected] of [
+      [{}, [...ids].reverse()],
+      [{ agent: 'alpha' }, [ids[4], ids[2], ids[0]]],
+      [{ project: 'projects/atlas.md' }, [ids[5], ids[4], ids[3], ids[0]]],
+    ] as const) {
+      // Older to the last page, remembering each page's rows and cursor.
+      const pages: { cursor: string | null; rows: string[] }[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await listSessions(vault, { ...query, limit: 2, cursor });
+        pages.push({ cursor, rows: page.rows.map((r) => r.id) });
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(
+        pages.flatMap((p) => p.rows),
+        JSON.stringify(query),
+      ).toEqual(expected);
+      // Newer from the last page: each step lands on the page before it, the last on the first page.
+      for (let at = pages.length - 1; at > 0; at -= 1) {
+        const { newer } = await listSessions(vault, { ...query, limit: 2, cursor: pages[at].cursor });
+        expect(newer, `${JSON.stringify(query)} page ${at}`).toEqual({ cursor: pages[at - 1].cursor });
+        const back = await listSessions(vault, { ...query, limit: 2, cursor: newer?.cursor });
+        expect(back.rows.map((r) => r.id)).toEqual(pages[at - 1].rows);
+      }
+    }
   });
 
   it('filters by agent, project, outcome and date', async () => {
@@ -113,7 +144,13 @@ describe('listSessions', () => {
 
   it('says nothing when the vault has no sessions', async () => {
     const { vault } = await installed();
-    expect(await listSessions(vault, {})).toEqual({ rows: [], nextCursor: null, agents: [], projects: ['projects/atlas.md', 'projects/comet.md'] });
+    expect(await listSessions(vault, {})).toEqual({
+      rows: [],
+      nextCursor: null,
+      newer: null,
+      agents: [],
+      projects: ['projects/atlas.md', 'projects/comet.md'],
+    });
   });
 });
 
