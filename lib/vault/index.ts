@@ -45,3 +45,4 @@ export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './a
 export * from './activity/week';
 export { summarizeActivity, type ActivitySummary } from './activity/summary';
 export { renderReport, renderWeekReport, writeReport } from './activity/report';
+export * from './activity/session-detail';

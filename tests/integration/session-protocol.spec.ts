@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   abandonSessions,
   checkSessionProtocol,
+  editNote,
   endSession,
   initVault,
   readNoteForAgent,
@@ -218,7 +219,7 @@ describe('protocol check: decisions recorded', () => {
       await end(vault, session);
       expect(rule(await checkSessionProtocol(vault, session), 'decisions-recorded'), path).toMatchObject({
         ok: false,
-        detail: expect.stringContaining(`Changed ${path}`),
+        detail: expect.stringContaining(`added decision ${path}`),
       });
     }
   });
@@ -230,7 +231,70 @@ describe('protocol check: decisions recorded', () => {
     await write(vault, session);
     await end(vault, session);
     const check = await checkSessionProtocol(vault, session);
-    expect(rule(check, 'decisions-recorded')).toMatchObject({ ok: true, detail: 'It changed no decision note.' });
+    expect(rule(check, 'decisions-recorded')).toMatchObject({ ok: true, detail: 'It recorded no decision and superseded none.' });
     expect(check?.ok).toBe(true);
+  });
+
+  /** A decision recorded by an earlier session, for a later one to edit. */
+  async function recorded(vault: Vault): Promise<string> {
+    const first = await start(vault);
+    await searchNotes(vault, { query: 'retry' }, [first]);
+    const { path } = await recordDecision(vault, { session: first, project: 'atlas', title: 'Retry with backoff', decision: 'Backoff.', rationale: 'Load.' });
+    await end(vault, first);
+    return path;
+  }
+
+  it("passes an edit of an existing decision's text with edit_note or write_note append", async () => {
+    const { tv, vault } = await installed();
+    const path = await recorded(vault);
+    const session = await start(vault);
+    await readNoteForAgent(vault, { path }, [session]);
+    await editNote(vault, { session, path, operation: 'find_replace', find: 'Backoff.', replace: 'Exponential backoff, capped at 30 s.', reason: 'the cap' });
+    await writeNote(vault, { session, path, mode: 'append', content: 'Measured on the staging ledger.\n', reason: 'evidence' });
+    await end(vault, session);
+    expect(
+      tv
+        .git(['log', '--format=%H', `--grep=Lucid-Session: ${session}`, '--', path])
+        .trim()
+        .split('\n'),
+    ).toHaveLength(2);
+    const r = rule(await checkSessionProtocol(vault, session), 'decisions-recorded');
+    expect(r).toMatchObject({ ok: true, detail: 'It recorded no decision and superseded none.' });
+  });
+
+  it("fails a change of a decision's status or superseded_by made without record_decision", async () => {
+    for (const fields of [{ status: 'superseded' }, { superseded_by: '[[decisions/atlas-other]]' }] as Record<string, string>[]) {
+      const { vault } = await installed();
+      const path = await recorded(vault);
+      const session = await start(vault);
+      await readNoteForAgent(vault, { path }, [session]);
+      await writeNote(vault, { session, path, mode: 'set_fields', fields, reason: 'superseded by hand' });
+      await end(vault, session);
+      const [field, value] = Object.entries(fields)[0];
+      const r = rule(await checkSessionProtocol(vault, session), 'decisions-recorded');
+      expect(r.ok, field).toBe(false);
+      expect(r.detail, field).toContain(`changed ${field} of ${path} from ${field === 'status' ? 'accepted' : 'none'} to ${value}`);
+    }
+  });
+
+  it("passes superseding through record_decision, which changes the old decision's status in its own commit", async () => {
+    const { tv, vault } = await installed();
+    const old = await recorded(vault);
+    const session = await start(vault);
+    await readNoteForAgent(vault, { path: old }, [session]);
+    const next = await recordDecision(vault, {
+      session,
+      project: 'atlas',
+      title: 'Retry with jitter',
+      decision: 'Jitter.',
+      rationale: 'Herds.',
+      replaces: old,
+    });
+    await end(vault, session);
+    expect(tv.git(['show', '--name-only', '--format=', next.commit]).trim().split('\n').sort()).toContain(old);
+    expect(rule(await checkSessionProtocol(vault, session), 'decisions-recorded')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/1 decision commit/),
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { isUnderFolded } from '../notes/protected';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { runGit, showFile } from '../git/repo';
-import type { CommitRecord } from '../git/commit-index';
+import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import { DECISION_TRAILER } from '../git/commit-message';
 import type { Vault } from '../vault';
 import { readSessionFacts, sessionNotePath, type SessionFacts } from './session-facts';
@@ -77,32 +77,36 @@ function ended(facts: SessionFacts): ProtocolRule {
   return { id, ok: true, detail: `It called end_session with outcome ${facts.outcome}.` };
 }
 
-/** The edit ids whose changelog line each commit adds, from one `git show` of the changelog across all of them. */
-async function changelogLines(vault: Vault, commits: SessionCommit[]): Promise<Map<string, Set<string>>> {
+/**
+ * The edit ids whose changelog line each commit adds (by sha), from one `git show` of the
+ * changelog across all of them: a page of sessions costs one git process, not one per session.
+ */
+export async function changelogLines(vault: Vault, commits: readonly SessionCommit[]): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
-  const withLog = commits.filter((c) => c.paths.some((p) => p.path === vault.layout.changelog));
-  if (withLog.length === 0) return out;
-  const text = await runGit(vault.repo, [
-    '-c',
-    'core.quotePath=false',
-    'show',
-    '--format=%x1e%H',
-    '--unified=0',
-    '--no-color',
-    '--no-ext-diff',
-    ...withLog.map((c) => c.sha),
-    '--',
-    `:(literal)${vault.layout.changelog}`,
-  ]);
-  for (const chunk of text.split('\u001e')) {
-    const [sha, ...lines] = chunk.split('\n');
-    if (!sha.trim()) continue;
-    const ids = new Set<string>();
-    for (const line of lines) {
-      const m = /^\+[^+].* \^(e[a-z2-7]{12})\s*$/.exec(line);
-      if (m) ids.add(m[1]);
+  const withLog = [...new Set(commits.filter((c) => c.paths.some((p) => p.path === vault.layout.changelog)).map((c) => c.sha))];
+  for (let at = 0; at < withLog.length; at += 200) {
+    const text = await runGit(vault.repo, [
+      '-c',
+      'core.quotePath=false',
+      'show',
+      '--format=%x1e%H',
+      '--unified=0',
+      '--no-color',
+      '--no-ext-diff',
+      ...withLog.slice(at, at + 200),
+      '--',
+      `:(literal)${vault.layout.changelog}`,
+    ]);
+    for (const chunk of text.split('\u001e')) {
+      const [sha, ...lines] = chunk.split('\n');
+      if (!sha.trim()) continue;
+      const ids = new Set<string>();
+      for (const line of lines) {
+        const m = /^\+[^+].* \^(e[a-z2-7]{12})\s*$/.exec(line);
+        if (m) ids.add(m[1]);
+      }
+      out.set(sha.trim(), ids);
     }
-    out.set(sha.trim(), ids);
   }
   return out;
 }
@@ -112,9 +116,8 @@ async function changelogLines(vault: Vault, commits: SessionCommit[]): Promise<M
  * commit naming the session has a `Lucid-Edit` and adds that edit's changelog line in the same
  * commit, and each note the session was observed touching has such a commit.
  */
-async function editsLogged(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): Promise<ProtocolRule> {
+function editsLogged(facts: SessionFacts, commits: SessionCommit[], lines: Map<string, Set<string>>): ProtocolRule {
   const id = 'edits-logged' as const;
-  const lines = await changelogLines(vault, commits);
   const problems: string[] = [];
   for (const c of commits) {
     if (!c.editId) problems.push(`commit ${short(c)} has no Lucid-Edit`);
@@ -134,58 +137,102 @@ async function editsLogged(vault: Vault, facts: SessionFacts, commits: SessionCo
   };
 }
 
-/** Whether `path` at commit `sha` is a decision note: in the decisions folder, or of type decision. */
-async function isDecision(vault: Vault, sha: string, path: string, status: string): Promise<boolean> {
-  if (isUnderFolded(path, vault.layout.decisions)) return true;
-  if (status === 'D' || !path.toLowerCase().endsWith('.md')) return false;
-  for (const folder of [vault.layout.sessions, vault.layout.inbox, vault.layout.skills]) if (isUnderFolded(path, folder)) return false;
-  const text = await showFile(vault.repo, sha, path).catch(() => null);
-  if (text === null) return false;
+/** A note's `type`, `status` and `superseded_by` as one version of it says (null: no such version, or no frontmatter). */
+function decisionFields(text: string | null): { type: unknown; status: unknown; superseded_by: unknown } | null {
+  if (text === null) return null;
   const parsed = parseFrontmatter(text);
-  return parsed.ok && parsed.data.type === 'decision';
+  return parsed.ok
+    ? { type: parsed.data.type, status: parsed.data.status, superseded_by: parsed.data.superseded_by }
+    : { type: null, status: null, superseded_by: null };
 }
 
-/** Decisions recorded (protocol step 3, "Decisions go through record_decision"): every decision note the agent committed came through it. */
+const shown = (value: unknown): string => (value === undefined || value === null || value === '' ? 'none' : String(value));
+
+/**
+ * What commit `c` did to `p` that only record_decision may do, or null: add a decision note (a new
+ * file, or a note made a decision), or change a decision's `status` or `superseded_by` (superseding
+ * it). Other edits of a decision's text (appending, fixing a line) are ordinary edits. A note outside
+ * the decisions folder that is no decision on disk now is passed over without asking git (a page of
+ * sessions would otherwise cost two git processes per note its agents wrote).
+ */
+async function decisionBypass(vault: Vault, c: SessionCommit, p: SessionCommit['paths'][number]): Promise<string | null> {
+  if (p.status === 'D' || !p.path.toLowerCase().endsWith('.md')) return null;
+  for (const folder of [vault.layout.sessions, vault.layout.inbox, vault.layout.skills]) if (isUnderFolded(p.path, folder)) return null;
+  const inFolder = isUnderFolded(p.path, vault.layout.decisions) || (p.oldPath !== null && isUnderFolded(p.oldPath, vault.layout.decisions));
+  if (!inFolder) {
+    const now = await vault.readNote(p.path).catch(() => null);
+    if (now && now.type !== 'decision') return null;
+  }
+  const after = decisionFields(await showFile(vault.repo, c.sha, p.path));
+  const before = p.status === 'A' ? null : decisionFields(await showFile(vault.repo, `${c.sha}^`, p.oldPath ?? p.path));
+  const isDecision = (f: typeof after) => f !== null && (f.type === 'decision' || (inFolder && f.type == null));
+  if (!isDecision(after) && !isDecision(before)) return null;
+  if (before === null) return `added decision ${p.path}`;
+  if (!isDecision(before)) return `made ${p.path} a decision`;
+  if (after === null) return null;
+  for (const field of ['status', 'superseded_by'] as const) {
+    if (shown(before[field]) !== shown(after[field])) return `changed ${field} of ${p.path} from ${shown(before[field])} to ${shown(after[field])}`;
+  }
+  return null;
+}
+
+/**
+ * Decisions recorded (protocol step 3, "Decisions go through record_decision (it supersedes the one
+ * it replaces)"): every decision note the agent added, and every change of a decision's `status` or
+ * `superseded_by`, came in a commit of record_decision (its `Lucid-Tool` trailer).
+ */
 async function decisionsRecorded(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): Promise<ProtocolRule> {
   const id = 'decisions-recorded' as const;
   const [key, value] = DECISION_TRAILER;
   let recorded = 0;
   const bypassed: string[] = [];
   for (const c of agentWrites(vault, facts, commits)) {
-    const decisions: string[] = [];
-    for (const p of c.paths) if (await isDecision(vault, c.sha, p.path, p.status)) decisions.push(p.path);
-    if (decisions.length === 0) continue;
-    if (c.trailers[key] === value) recorded += 1;
-    else bypassed.push(`${decisions[0]} (commit ${short(c)})`);
+    if (c.trailers[key] === value) {
+      recorded += 1;
+      continue;
+    }
+    for (const p of c.paths) {
+      const what = await decisionBypass(vault, c, p);
+      if (what) {
+        bypassed.push(`${what} (commit ${short(c)})`);
+        break;
+      }
+    }
   }
   if (bypassed.length > 0) {
     return {
       id,
       ok: false,
-      detail: `Changed ${bypassed.slice(0, 3).join(', ')}${bypassed.length > 3 ? ` and ${bypassed.length - 3} more` : ''} without record_decision.`,
+      detail: `Without record_decision it ${bypassed.slice(0, 3).join('; ')}${bypassed.length > 3 ? `; and ${bypassed.length - 3} more` : ''}.`,
     };
   }
   return {
     id,
     ok: true,
-    detail: recorded === 0 ? 'It changed no decision note.' : `Its ${recorded} decision commit${recorded === 1 ? '' : 's'} came through record_decision.`,
+    detail:
+      recorded === 0
+        ? 'It recorded no decision and superseded none.'
+        : `Its ${recorded} decision commit${recorded === 1 ? '' : 's'} came through record_decision.`,
   };
 }
 
-/** The check of a session whose facts and commits (every commit naming it) are already read. */
-export async function checkFacts(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): Promise<ProtocolCheck> {
+/**
+ * The check of a session whose facts and commits (every commit naming it) are already read;
+ * `lines` are the changelog lines of those commits when a caller read them for many sessions at once.
+ */
+export async function checkFacts(vault: Vault, facts: SessionFacts, commits: SessionCommit[], lines?: Map<string, Set<string>>): Promise<ProtocolCheck> {
   const rules: ProtocolRule[] = [
     readBeforeWrite(vault, facts, commits),
     ended(facts),
-    await editsLogged(vault, facts, commits),
+    editsLogged(facts, commits, lines ?? (await changelogLines(vault, commits))),
     await decisionsRecorded(vault, facts, commits),
   ];
   return { ok: rules.every((r) => r.ok), open: facts.outcome === 'open', rules };
 }
 
 /** Every commit whose `Lucid-Session` names the session, oldest first, from the commit index. */
-export async function sessionCommits(vault: Vault, id: string): Promise<SessionCommit[]> {
-  return (await vault.commits()).list({ session: id, oldestFirst: true, limit: 1000 });
+export async function sessionCommits(vault: Vault, id: string, index?: CommitIndex): Promise<SessionCommit[]> {
+  return (index ?? (await vault.commits())).list({ session: id, oldestFirst: true, limit: 1000 });
 }
 
 /**

@@ -1,7 +1,8 @@
 import nodePath from 'node:path';
 import { isSessionId } from '../ids';
 import type { Vault } from '../vault';
-import { checkFacts, sessionCommits, type ProtocolCheck } from './protocol';
+import type { CommitRecord } from '../git/commit-index';
+import { changelogLines, checkFacts, type ProtocolCheck } from './protocol';
 import { agentOfSessionId, factsFromNote, factsFromOpen, readSessionFacts, sessionIds, stampOfSessionId, type SessionFacts } from './session-facts';
 import { isVaultError } from '../errors';
 import type { OpenSession } from '../agents/sessions';
@@ -50,7 +51,10 @@ export interface SessionQuery {
 /** A page of sessions, with the agents and projects a filter can name. */
 export interface SessionPage {
   rows: SessionRow[];
+  /** The cursor of the next older page, or null when this is the oldest. */
   nextCursor: string | null;
+  /** The newer page: `{ cursor: null }` is the first page; null when this page has no newer one (no cursor was given). */
+  newer: { cursor: string | null } | null;
   agents: string[];
   projects: string[];
 }
@@ -67,20 +71,53 @@ interface CacheEntry {
 }
 const cache = new WeakMap<Vault, Map<string, CacheEntry>>();
 
-/** A session's row and protocol check, from its facts and every commit naming it (cached until either changes). */
-export async function sessionRowOf(vault: Vault, facts: SessionFacts): Promise<{ row: SessionRow; check: ProtocolCheck }> {
-  const commits = await sessionCommits(vault, facts.id);
-  const key = `${facts.note?.hash ?? `open:${facts.observed.touched.length}:${facts.observed.first_search}:${facts.observed.first_read}`}:${commits.length}:${commits.at(-1)?.seq ?? 0}`;
+const cacheKey = (facts: SessionFacts, commits: readonly { seq: number }[]): string =>
+  `${facts.note?.hash ?? `open:${facts.observed.touched.length}:${facts.observed.inbox.length}:${facts.observed.first_search}:${facts.observed.first_read}`}:${commits.length}:${commits.at(-1)?.seq ?? 0}`;
+
+/**
+ * The rows and protocol checks of sessions whose facts are read: every commit naming each from the
+ * commit index, the changelog lines of all of them from one git process, each result cached until
+ * the session's note or commits change.
+ */
+export async function sessionRows(vault: Vault, list: readonly SessionFacts[]): Promise<{ row: SessionRow; check: ProtocolCheck }[]> {
+  const index = await vault.commits();
   let byId = cache.get(vault);
   if (!byId) cache.set(vault, (byId = new Map()));
-  const hit = byId.get(facts.id);
-  if (hit && hit.key === key) return hit;
-  const check = await checkFacts(vault, facts, commits);
+  const known = byId;
+  const pending = list.map((facts) => {
+    const commits = index.list({ session: facts.id, oldestFirst: true, limit: 1000 });
+    const key = cacheKey(facts, commits);
+    const hit = known.get(facts.id);
+    return { facts, commits, key, hit: hit && hit.key === key ? hit : null };
+  });
+  const misses = pending.filter((p) => !p.hit);
+  const lines =
+    misses.length > 0
+      ? await changelogLines(
+          vault,
+          misses.flatMap((p) => p.commits),
+        )
+      : new Map<string, Set<string>>();
+  const out: { row: SessionRow; check: ProtocolCheck }[] = [];
+  for (const { facts, commits, key, hit } of pending) {
+    if (hit) {
+      out.push(hit);
+      continue;
+    }
+    const check = await checkFacts(vault, facts, commits, lines);
+    const entry = { key, row: rowOf(facts, commits, check), check };
+    known.set(facts.id, entry);
+    out.push(entry);
+  }
+  return out;
+}
+
+function rowOf(facts: SessionFacts, commits: readonly CommitRecord[], check: ProtocolCheck): SessionRow {
   const note = facts.path;
   const edits = commits.filter((c) => c.actor === facts.actor && !c.paths.some((p) => p.path === note)).length;
   const start = Date.parse(facts.started);
   const end = facts.ended ? Date.parse(facts.ended) : Number.NaN;
-  const row: SessionRow = {
+  return {
     id: facts.id,
     path: facts.path,
     agent: facts.agent,
@@ -95,9 +132,6 @@ export async function sessionRowOf(vault: Vault, facts: SessionFacts): Promise<{
     outcome: facts.outcome,
     protocolOk: facts.outcome === 'open' ? null : check.ok,
   };
-  const entry = { key, row, check };
-  byId.set(facts.id, entry);
-  return entry;
 }
 
 /** The project notes directly in the projects folder, for the project filter (names only, nothing read). */
@@ -111,46 +145,69 @@ async function projectPaths(vault: Vault): Promise<string[]> {
 }
 
 /**
- * Every session, newest first, with filters and cursor paging: session ids start with their time,
- * so a page is found among the file names of the sessions folder (and the open sessions), and only
- * that page's notes are read; edit counts come from the commit index. Filters on project, outcome
- * and date read notes until the page is full or {@link MAX_READS} were read; `nextCursor` then says
- * where to go on.
+ * Every session, newest first, with filters and cursor paging both ways: session ids start with
+ * their time, so a page is found among the file names of the sessions folder (and the open
+ * sessions), and only that page's notes are read; edit counts come from the commit index. Filters
+ * on project, outcome and date read notes until the page is full or {@link MAX_READS} were read;
+ * `nextCursor` then says where to go on. `newer` is the page before this one (ids above the cursor).
  */
 export async function listSessions(vault: Vault, query: SessionQuery = {}): Promise<SessionPage> {
   const limit = Math.min(Math.max(query.limit ?? 25, 1), 100);
   const { ids, open } = await sessionIds(vault);
   const agents = [...new Set(ids.map(agentOfSessionId))].sort();
   const projects = await projectPaths(vault);
-  const agent = query.agent?.replace(/^agent:/, '');
   const cursor = query.cursor && isSessionId(query.cursor) ? query.cursor : null;
-  const rows: SessionRow[] = [];
-  let reads = 0;
+  const match = matcher(vault, query, open);
+  const page: SessionFacts[] = [];
   let nextCursor: string | null = null;
-  for (let i = 0; i < ids.length; i += 1) {
-    const id = ids[i];
-    if (cursor && id >= cursor) continue;
-    if (rows.length >= limit || reads >= MAX_READS) {
+  // Older: the ids below the cursor, newest first.
+  const from = cursor ? ids.findIndex((id) => id < cursor) : 0;
+  for (let i = from === -1 ? ids.length : from; i < ids.length; i += 1) {
+    if (page.length >= limit || match.reads >= MAX_READS) {
       nextCursor = ids[i - 1] ?? null;
       break;
     }
-    if (agent && agentOfSessionId(id) !== agent) continue;
-    if (query.outcome === 'open' && !open.has(id)) continue;
-    if (query.outcome && query.outcome !== 'open' && open.has(id)) continue;
-    const stamp = stampOfSessionId(id);
-    if (query.since !== undefined && stamp < query.since - ZONE_SLACK_MS) continue;
-    if (query.until !== undefined && stamp >= query.until + ZONE_SLACK_MS) continue;
-    reads += 1;
-    const facts = await factsOf(vault, id, open);
-    if (!facts) continue;
-    if (query.outcome && facts.outcome !== query.outcome) continue;
-    if (query.project && facts.project !== query.project) continue;
-    const started = Date.parse(facts.started);
-    if (query.since !== undefined && !(started >= query.since)) continue;
-    if (query.until !== undefined && !(started < query.until)) continue;
-    rows.push((await sessionRowOf(vault, facts)).row);
+    const facts = await match(ids[i]);
+    if (facts) page.push(facts);
   }
-  return { rows, nextCursor, agents, projects };
+  // Newer: the ids above the cursor, oldest first, until one more than a page matched.
+  let newer: SessionPage['newer'] = null;
+  if (cursor) {
+    const above = ids.filter((id) => id >= cursor).reverse();
+    const newerMatch = matcher(vault, query, open);
+    const found: string[] = [];
+    for (const id of above) {
+      if (found.length > limit || newerMatch.reads >= MAX_READS) break;
+      if (await newerMatch(id)) found.push(id);
+    }
+    newer = { cursor: found.length > limit ? found[limit] : newerMatch.reads >= MAX_READS ? (found.at(-1) ?? null) : null };
+  }
+  const rows = (await sessionRows(vault, page)).map((r) => r.row);
+  return { rows, nextCursor, newer, agents, projects };
+}
+
+/** A test of one session id against a query's filters: its facts when it matches (reading its note only when a filter needs it), counting the reads. */
+function matcher(vault: Vault, query: SessionQuery, open: Map<string, OpenSession>) {
+  const agent = query.agent?.replace(/^agent:/, '');
+  const test = async (id: string): Promise<SessionFacts | null> => {
+    if (agent && agentOfSessionId(id) !== agent) return null;
+    if (query.outcome === 'open' && !open.has(id)) return null;
+    if (query.outcome && query.outcome !== 'open' && open.has(id)) return null;
+    const stamp = stampOfSessionId(id);
+    if (query.since !== undefined && stamp < query.since - ZONE_SLACK_MS) return null;
+    if (query.until !== undefined && stamp >= query.until + ZONE_SLACK_MS) return null;
+    test.reads += 1;
+    const facts = await factsOf(vault, id, open);
+    if (!facts) return null;
+    if (query.outcome && facts.outcome !== query.outcome) return null;
+    if (query.project && facts.project !== query.project) return null;
+    const started = Date.parse(facts.started);
+    if (query.since !== undefined && !(started >= query.since)) return null;
+    if (query.until !== undefined && !(started < query.until)) return null;
+    return facts;
+  };
+  test.reads = 0;
+  return test;
 }
 
 async function factsOf(vault: Vault, id: string, open: Map<string, OpenSession>): Promise<SessionFacts | null> {
