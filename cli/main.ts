@@ -18,6 +18,7 @@ import { inboxCommands } from './inbox-commands';
 import { historyCommands } from './history-commands';
 import { editCommands } from './edit-commands';
 import { skillCommands } from './skill-commands';
+import { reportCommands } from './report-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
@@ -229,6 +230,7 @@ Object.assign(commands, inboxCommands);
 Object.assign(commands, historyCommands);
 Object.assign(commands, editCommands);
 Object.assign(commands, skillCommands);
+Object.assign(commands, reportCommands);
 
 /** `--limit N`: a whole number from 1 to `max`, or a usage error. */
 function limitOf(value: string | boolean | undefined, max: number): number | undefined {

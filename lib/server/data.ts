@@ -1,7 +1,17 @@
 import 'server-only';
 import path from 'node:path';
 import {
+  type ActivityRange,
+  type ActivitySummary,
   type CommitRecord,
+  dayOf,
+  dayRange,
+  isCalendarDay,
+  isIsoWeek,
+  isoWeekOf,
+  isoWeekRange,
+  shiftIsoWeek,
+  summarizeActivity,
   countInbox,
   type InboxFilter,
   type InboxItem,
@@ -24,6 +34,7 @@ import {
   type Op,
   OPS,
   planRevert,
+  renderWeekReport,
   type RevertPlan,
   summarizeVault,
   type UncommittedFile,
@@ -37,6 +48,12 @@ import {
   type SkillList,
   type SkillVersion,
   VaultError,
+  isSessionId,
+  listSessions,
+  sessionDetail,
+  type SessionDetail,
+  type SessionOutcomeView,
+  type SessionPage,
 } from '@/lib/vault';
 import { getVault } from './vault';
 
@@ -45,11 +62,6 @@ import { getVault } from './vault';
 
 /** Longest note body the note page renders as Markdown; longer ones are shown as plain text, cut. */
 export const RENDER_LIMIT = 400_000;
-
-/** The overview page's figures. */
-export async function fetchOverview(): Promise<VaultSummary> {
-  return summarizeVault(await getVault(), new Date());
-}
 
 /** The search page's folder filter: every note folder one and two levels deep, sorted. */
 export async function fetchSearchFolders(): Promise<string[]> {
@@ -406,7 +418,7 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
 }
 
 /** How many files have changes nobody committed (the overview's notice). */
-export async function fetchUncommittedCount(): Promise<number> {
+async function fetchUncommittedCount(): Promise<number> {
   return countUncommitted(await getVault());
 }
 
@@ -475,4 +487,148 @@ export async function fetchSkillDiff(name: string, from: string, to: string): Pr
   if (!path) throw new VaultError('not_found', `No skill ${name} in this vault; it may have been renamed or removed. Go back to the skills list.`);
   const result = await skillDiff(vault, await skillHistory(vault, path), from, to, CHANGELOG_MAX_PATCH);
   return { patch: result.patch, tooBig: result.truncated };
+}
+
+// ---- The overview: a week or a span of days ----
+
+/** The longest span of days the overview sums up at once. */
+const OVERVIEW_MAX_DAYS = 366;
+
+/** The span the overview shows, as the URL names it and as the page labels it. */
+export interface OverviewRangeView {
+  /** The ISO week shown (`2026-W48`), or null for a span of days. */
+  week: string | null;
+  /** The first and the last day shown (`YYYY-MM-DD`, the vault's time zone, both included). */
+  from: string;
+  to: string;
+  /** The week before and after the shown one (for a span of days: around its first day), and this week. */
+  previous: string;
+  next: string;
+  current: string;
+  /** Why the URL's range was not used (the page then shows this week), or null. */
+  problem: string | null;
+}
+
+/** Everything the overview page shows. */
+export interface OverviewView {
+  range: OverviewRangeView;
+  activity: ActivitySummary;
+  vault: VaultSummary;
+  uncommitted: number;
+  /** Absolute path of the vault, for the MCP configuration command. */
+  vaultRoot: string;
+}
+
+/** The overview's range from the URL: `?week=YYYY-Www`, or `?from=YYYY-MM-DD&to=YYYY-MM-DD`, else this week. */
+function overviewRange(params: Record<string, string | string[] | undefined>, now: Date): { range: ActivityRange; view: OverviewRangeView } {
+  const one = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : undefined);
+  const current = isoWeekOf(now);
+  const week = (w: string, problem: string | null) => {
+    const range = isoWeekRange(w);
+    return {
+      range,
+      view: { week: w, from: dayOf(range.since), to: dayOf(range.until - 1), previous: shiftIsoWeek(w, -1), next: shiftIsoWeek(w, 1), current, problem },
+    };
+  };
+  const [from, to, w] = [one('from'), one('to'), one('week')];
+  if (from !== undefined || to !== undefined) {
+    if (!isCalendarDay(from) || !isCalendarDay(to)) return week(current, 'Give both days of a range as YYYY-MM-DD; showing this week instead.');
+    const range = dayRange(from, to);
+    const first = dayOf(range.since);
+    const last = dayOf(range.until - 1);
+    if (Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`) >= OVERVIEW_MAX_DAYS * 86_400_000) {
+      return week(current, `Pick at most ${OVERVIEW_MAX_DAYS} days; showing this week instead.`);
+    }
+    const around = isoWeekOf(new Date(range.since));
+    return { range, view: { week: null, from: first, to: last, previous: shiftIsoWeek(around, -1), next: shiftIsoWeek(around, 1), current, problem: null } };
+  }
+  if (w !== undefined && !isIsoWeek(w))
+    return week(current, `"${String(w).slice(0, 20)}" is not an ISO week (YYYY-Www, e.g. ${current}); showing this week instead.`);
+  return week(w ?? current, null);
+}
+
+/** The overview page: the range's activity from the commit index, the vault's figures, uncommitted work. */
+export async function fetchActivityOverview(params: Record<string, string | string[] | undefined>): Promise<OverviewView> {
+  const vault = await getVault();
+  const { range, view } = overviewRange(params, new Date());
+  const [activity, figures, uncommitted] = await Promise.all([summarizeActivity(vault, range), summarizeVault(vault), fetchUncommittedCount()]);
+  return { range: view, activity, vault: figures, uncommitted, vaultRoot: vault.root };
+}
+
+/** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it. */
+export async function fetchReportText(week: string): Promise<{ week: string; path: string; text: string }> {
+  const report = await renderWeekReport(await getVault(), week);
+  return { week, path: report.path, text: report.body };
+}
+
+// ---- Sessions: the list and one session's page ----
+
+/** How many sessions one page of the list shows. */
+const SESSIONS_PAGE_SIZE = 25;
+
+/** The sessions list's filters, as the URL carries them (validated by the caller). */
+export interface SessionFilters {
+  /** Agent slug. */
+  agent?: string;
+  /** Vault path of a project note. */
+  project?: string;
+  outcome?: SessionOutcomeView;
+  /** YYYY-MM-DD (UTC), both ends inclusive: sessions started on those days. */
+  since?: string;
+  until?: string;
+  /** The id after which the page starts (the Older link's cursor). */
+  cursor?: string;
+}
+
+/** One page of sessions, newest first, with the choices the filters offer. */
+export async function fetchSessionsPage(filters: SessionFilters): Promise<SessionPage> {
+  return listSessions(await getVault(), {
+    agent: filters.agent,
+    project: filters.project,
+    outcome: filters.outcome,
+    since: filters.since ? dayStart(filters.since) * 1000 : undefined,
+    until: filters.until ? (dayStart(filters.until) + 86_400) * 1000 : undefined,
+    cursor: filters.cursor ?? null,
+    limit: SESSIONS_PAGE_SIZE,
+  });
+}
+
+/** The sessions list's filters from the URL; a value that is not well formed is left out. */
+export function parseSessionFilters(params: Record<string, string | string[] | undefined>): SessionFilters {
+  const one = (key: string) => {
+    const value = params[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const day = (value: string | undefined) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+  const agent = one('agent');
+  const project = one('project');
+  const outcome = one('outcome');
+  const cursor = one('cursor');
+  const since = day(one('since'));
+  const until = day(one('until'));
+  return {
+    ...(agent && /^[a-z0-9-]{1,64}$/.test(agent) ? { agent } : {}),
+    ...(project && project.length <= 1000 ? { project } : {}),
+    ...(outcome && SESSION_OUTCOME_VIEWS.includes(outcome as SessionOutcomeView) ? { outcome: outcome as SessionOutcomeView } : {}),
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+    ...(cursor && isSessionId(cursor) ? { cursor } : {}),
+  };
+}
+
+/** The outcomes the sessions filter offers. */
+const SESSION_OUTCOME_VIEWS: readonly SessionOutcomeView[] = ['done', 'partial', 'abandoned', 'open'];
+
+/** One session as its page shows it: its commits as changelog entries (each with its diff and Revert). */
+export interface SessionView extends Omit<SessionDetail, 'commits'> {
+  edits: ChangelogEntry[];
+}
+
+/** Session `id` for its page, or null when there is no such session. */
+export async function fetchSession(id: string): Promise<SessionView | null> {
+  const vault = await getVault();
+  const detail = await sessionDetail(vault, id);
+  if (!detail) return null;
+  const { commits, ...rest } = detail;
+  return { ...rest, edits: commits.map((c) => changelogEntry(vault.layout, c)) };
 }

@@ -596,6 +596,8 @@ export const sessionObservationsSchema = z.object({
   inbox: z.array(z.string()),
   skills_used: z.array(z.string()),
   first_search: z.string().nullable(),
+  /** When the session first read a note or a skill (absent from notes written before it was observed). */
+  first_read: z.string().nullable().optional(),
   first_write: z.string().nullable(),
 });
 /** What Lucid observed a session doing. */

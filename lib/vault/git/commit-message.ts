@@ -15,6 +15,12 @@ export const TRAILER = {
   session: 'Lucid-Session',
 } as const;
 
+/**
+ * The extra trailer of `record_decision`'s commits, so that git tells a decision recorded through
+ * the tool from one written with write_note or edit_note (the protocol check reads it).
+ */
+export const DECISION_TRAILER: readonly [string, string] = ['Lucid-Tool', 'record_decision'];
+
 /** What a Lucid commit message says. */
 export interface CommitMessageInput {
   op: string;
