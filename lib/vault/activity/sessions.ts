@@ -147,8 +147,9 @@ async function projectPaths(vault: Vault): Promise<string[]> {
 /**
  * Every session, newest first, with filters and cursor paging both ways: session ids start with
  * their time, so a page is found among the file names of the sessions folder (and the open
- * sessions), and only that page's notes (and the next match's: is there an older page?) are read; edit counts come from the commit index. Filters
- * on project, outcome and date read notes until the page is full or {@link MAX_READS} were read;
+ * sessions), and only that page's notes (and the next match's: is there an older page?) are read;
+ * edit counts come from the commit index. Filters on project, outcome and date read notes until
+ * the page is full or {@link MAX_READS} were read;
  * `nextCursor` then says where to go on. `newer` is the page before this one (ids above the cursor).
  */
 export async function listSessions(vault: Vault, query: SessionQuery = {}): Promise<SessionPage> {
