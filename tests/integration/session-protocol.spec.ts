@@ -115,16 +115,27 @@ describe('protocol check: read before write', () => {
 
 describe('protocol check: ended', () => {
   it('passes end_session, fails an abandoned session, and says an open one is still open', async () => {
-    const { vault } = await installed();
+    const { tv, vault } = await installed();
+    const trailerOf = (id: string) => tv.git(['log', '-1', '--format=%(trailers:key=Lucid-Tool,valueonly)', '--', `sessions/${id}.md`]).trim();
     const done = await start(vault);
     await end(vault, done);
-    expect(rule(await checkSessionProtocol(vault, done), 'ended')).toMatchObject({ ok: true, detail: expect.stringMatching(/outcome done/) });
+    expect(trailerOf(done)).toBe('end_session');
+    expect(rule(await checkSessionProtocol(vault, done), 'ended')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^It called end_session \(commit [0-9a-f]{7}/),
+    });
 
     const gone = await start(vault);
     await abandonSessions(vault, [gone]);
+    expect(trailerOf(gone)).toBe('');
     const abandoned = await checkSessionProtocol(vault, gone);
     expect(rule(abandoned, 'ended')).toMatchObject({ ok: false, detail: expect.stringMatching(/^Abandoned/) });
     expect(abandoned?.ok).toBe(false);
+
+    // The outcome is what the session says; git says whether it called end_session.
+    const gaveUp = await start(vault);
+    await endSession(vault, { session: gaveUp, summary: 'Could not reach the ledger.', outcome: 'abandoned' });
+    expect(rule(await checkSessionProtocol(vault, gaveUp), 'ended')).toMatchObject({ ok: true, detail: expect.stringMatching(/^It called end_session/) });
 
     const running = await start(vault);
     await searchNotes(vault, { query: 'retry' }, [running]);
