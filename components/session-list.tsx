@@ -32,7 +32,7 @@ export function SessionList({ filters, initial, connectCommand }: { filters: Ses
       <SessionFilterBar filters={filters} agents={data.agents} projects={data.projects} hrefFor={(next) => pageHref(next, null)} />
       {page.isError ? (
         <p role="alert" className="text-sm text-red-800">
-          The sessions could not be read: {(page.error as Error).message}
+          The sessions could not be read: {(page.error as Error).message} Reload the page to try again; the rows below may be out of date.
         </p>
       ) : null}
       {data.rows.length === 0 ? (
