@@ -48,14 +48,24 @@ const end = (vault: Vault, session: string) => endSession(vault, { session, summ
 
 describe('protocol check: read before write', () => {
   it('passes when the session searched before its first commit', async () => {
-    const { vault } = await installed();
+    const { tv, vault } = await installed();
     const session = await start(vault);
     await searchNotes(vault, { query: 'retry policy' }, [session]);
     await write(vault, session);
     await end(vault, session);
-    const r = rule(await checkSessionProtocol(vault, session), 'read-before-write');
+    // A server in another zone than the session's (Node reads TZ anew when it changes).
+    const zone = process.env.TZ;
+    process.env.TZ = 'Pacific/Kiritimati';
+    const check = await checkSessionProtocol(vault, session).finally(() => {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+    const r = rule(check, 'read-before-write');
     expect(r.ok).toBe(true);
-    expect(r.detail).toMatch(/first searched at .* before its first commit/);
+    // Times as the session note wrote them (its zone), whatever the server's zone.
+    const searched = /^first_search: "?(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/m.exec(tv.read(`sessions/${session}.md`));
+    expect(searched).not.toBeNull();
+    expect(r.detail).toContain(`first searched at ${searched?.[1]} ${searched?.[2]}, before its first commit`);
   });
 
   it('fails when the first commit came before the first search', async () => {

@@ -23,11 +23,24 @@ export interface ProtocolCheck {
 
 type SessionCommit = CommitRecord & { seq: number };
 
-/** A commit's time (seconds) as a short local time for a sentence. */
-function clock(seconds: number): string {
-  const d = new Date(seconds * 1000);
+/** The UTC offset (minutes) an ISO time was written with (`+01:00`, `Z`), or null. */
+function offsetOf(iso: string): number | null {
+  const m = /(?:([+-])(\d{2}):?(\d{2})|Z)$/.exec(iso.trim());
+  if (!m) return null;
+  return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
+/**
+ * A time (seconds) as `2026-11-30 14:02:11` in the zone of the session's start, as the pages show
+ * the session's own times (the server's zone when the start has no offset).
+ */
+function clockIn(started: string): (seconds: number) => string {
+  const offset = offsetOf(started);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return (seconds) => {
+    const d = new Date(seconds * 1000 + (offset ?? -new Date(seconds * 1000).getTimezoneOffset()) * 60_000);
+    return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+  };
 }
 
 const short = (c: SessionCommit) => `${c.sha.slice(0, 7)} (${c.subject})`;
@@ -50,6 +63,7 @@ function agentWrites(vault: Vault, facts: SessionFacts, commits: SessionCommit[]
  */
 function readBeforeWrite(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): ProtocolRule {
   const id = 'read-before-write' as const;
+  const clock = clockIn(facts.started);
   const writes = agentWrites(vault, facts, commits);
   if (writes.length === 0) return { id, ok: true, detail: 'It committed nothing, so there was nothing to look up first.' };
   const first = writes.reduce((a, b) => (b.time < a.time || (b.time === a.time && b.seq < a.seq) ? b : a));
