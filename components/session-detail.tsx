@@ -89,6 +89,12 @@ export function SessionDetailView({ id, initial }: { id: string; initial: Sessio
         </dl>
       </header>
 
+      {query.isError ? (
+        <p role="alert" className="mb-3 text-sm text-red-800">
+          This session could not be read again: {(query.error as Error).message} Reload the page to try again; what is shown may be out of date.
+        </p>
+      ) : null}
+
       <section aria-labelledby="summary">
         <h2 id="summary" className="mb-1 text-lg font-semibold">
           Summary

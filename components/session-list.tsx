@@ -19,7 +19,8 @@ function pageHref(filters: SessionsInput, cursor: string | null): string {
 }
 
 /**
- * Every session, newest first: filters in the URL, Older paging by cursor. The first page polls, so
+ * Every session, newest first: filters in the URL, Newer and Older paging by cursor as the
+ * changelog does (and Newest, when the newer page is not the first). The first page polls, so
  * sessions agents open or end while it is open appear (and open ones update) without a reload.
  */
 export function SessionList({ filters, initial, connectCommand }: { filters: SessionsInput; initial: SessionsPageData; connectCommand: string }) {
@@ -31,7 +32,7 @@ export function SessionList({ filters, initial, connectCommand }: { filters: Ses
       <SessionFilterBar filters={filters} agents={data.agents} projects={data.projects} hrefFor={(next) => pageHref(next, null)} />
       {page.isError ? (
         <p role="alert" className="text-sm text-red-800">
-          The sessions could not be read: {(page.error as Error).message}
+          The sessions could not be read: {(page.error as Error).message} Reload the page to try again; the rows below may be out of date.
         </p>
       ) : null}
       {data.rows.length === 0 ? (
@@ -114,9 +115,14 @@ export function SessionList({ filters, initial, connectCommand }: { filters: Ses
         </div>
       )}
       <nav aria-label="Pages" className="mt-4 flex gap-3 text-sm">
-        {filters.cursor ? (
+        {data.newer?.cursor ? (
           <Link href={pageHref(filters, null)} className="rounded border border-stone-300 px-3 py-1 hover:bg-stone-100">
-            ← Newest
+            ⇤ Newest
+          </Link>
+        ) : null}
+        {data.newer ? (
+          <Link href={pageHref(filters, data.newer.cursor)} className="rounded border border-stone-300 px-3 py-1 hover:bg-stone-100">
+            ← Newer
           </Link>
         ) : null}
         {data.nextCursor ? (

@@ -1,6 +1,6 @@
 import { PageHeader } from '@/components/page-header';
 import { SessionList } from '@/components/session-list';
-import { fetchSessionsPage, parseSessionFilters } from '@/lib/server/data';
+import { fetchSessionsPage, parseSessionFilters } from '@/lib/server/data-sessions';
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filters = parseSessionFilters(await searchParams);

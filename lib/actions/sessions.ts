@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { gatedAction } from '@/lib/server/action';
-import { fetchSession, fetchSessionsPage } from '@/lib/server/data';
+import { fetchSession, fetchSessionsPage } from '@/lib/server/data-sessions';
 import { SESSION_ID_PATTERN } from '@/lib/vault';
 
 const daySchema = z

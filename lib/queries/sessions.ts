@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { listSessionsAction, sessionDetailAction } from '@/lib/actions/sessions';
-import type { ActionResult } from '@/lib/actions/result';
+import { unwrap } from '@/lib/actions/result';
 
 /** How often the first page of sessions, and a session still open, ask for news (as the changelog does). */
 const SESSIONS_POLL_MS = 2_000;
@@ -9,11 +9,6 @@ const SESSIONS_POLL_MS = 2_000;
 export type SessionsInput = Parameters<typeof listSessionsAction>[0];
 export type SessionsPageData = Extract<Awaited<ReturnType<typeof listSessionsAction>>, { ok: true }>['data'];
 export type SessionViewData = NonNullable<Extract<Awaited<ReturnType<typeof sessionDetailAction>>, { ok: true }>['data']>;
-
-function unwrap<T>(result: ActionResult<T>): T {
-  if (!result.ok) throw new Error(result.message);
-  return result.data;
-}
 
 /** Every sessions query's key starts here: invalidate it after a revert. */
 export const sessionsKeys = {

@@ -48,12 +48,6 @@ import {
   type SkillList,
   type SkillVersion,
   VaultError,
-  isSessionId,
-  listSessions,
-  sessionDetail,
-  type SessionDetail,
-  type SessionOutcomeView,
-  type SessionPage,
 } from '@/lib/vault';
 import { getVault } from './vault';
 
@@ -332,7 +326,8 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
   };
 }
 
-function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }): ChangelogEntry {
+/** A commit as the changelog (and a session's page) shows it. */
+export function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }): ChangelogEntry {
   const paths = c.paths.map((p) => p.path).filter((p) => !isChangelogPath(layout, p));
   // The refusals a commit's record already shows, in the words planRevert uses; the rest come with the plan.
   let refused: string | null = null;
@@ -357,7 +352,8 @@ function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }):
   };
 }
 
-function dayStart(day: string): number {
+/** The start of a YYYY-MM-DD day (UTC), in seconds. */
+export function dayStart(day: string): number {
   return Date.parse(`${day}T00:00:00Z`) / 1000;
 }
 
@@ -393,13 +389,22 @@ export function changelogChoices(): { ops: string[]; types: string[] } {
   return { ops: [...OPS], types: [...NOTE_TYPES] };
 }
 
+/** Readers of a page's URL filters: one non-empty value of `key`, and a well-formed YYYY-MM-DD. */
+export function urlFilterReaders(params: Record<string, string | string[] | undefined>) {
+  return {
+    one(key: string): string | undefined {
+      const value = params[key];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+    day(value: string | undefined): string | undefined {
+      return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+    },
+  };
+}
+
 /** The changelog's filters from the URL; a value that is not one of the choices is left out, never passed on. */
 export function parseChangelogFilters(params: Record<string, string | string[] | undefined>): ChangelogFilters {
-  const one = (key: string) => {
-    const value = params[key];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  };
-  const day = (value: string | undefined) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+  const { one, day } = urlFilterReaders(params);
   const actor = one('actor');
   const op = one('op');
   const type = one('type');
@@ -559,76 +564,4 @@ export async function fetchActivityOverview(params: Record<string, string | stri
 export async function fetchReportText(week: string): Promise<{ week: string; path: string; text: string }> {
   const report = await renderWeekReport(await getVault(), week);
   return { week, path: report.path, text: report.body };
-}
-
-// ---- Sessions: the list and one session's page ----
-
-/** How many sessions one page of the list shows. */
-const SESSIONS_PAGE_SIZE = 25;
-
-/** The sessions list's filters, as the URL carries them (validated by the caller). */
-export interface SessionFilters {
-  /** Agent slug. */
-  agent?: string;
-  /** Vault path of a project note. */
-  project?: string;
-  outcome?: SessionOutcomeView;
-  /** YYYY-MM-DD (UTC), both ends inclusive: sessions started on those days. */
-  since?: string;
-  until?: string;
-  /** The id after which the page starts (the Older link's cursor). */
-  cursor?: string;
-}
-
-/** One page of sessions, newest first, with the choices the filters offer. */
-export async function fetchSessionsPage(filters: SessionFilters): Promise<SessionPage> {
-  return listSessions(await getVault(), {
-    agent: filters.agent,
-    project: filters.project,
-    outcome: filters.outcome,
-    since: filters.since ? dayStart(filters.since) * 1000 : undefined,
-    until: filters.until ? (dayStart(filters.until) + 86_400) * 1000 : undefined,
-    cursor: filters.cursor ?? null,
-    limit: SESSIONS_PAGE_SIZE,
-  });
-}
-
-/** The sessions list's filters from the URL; a value that is not well formed is left out. */
-export function parseSessionFilters(params: Record<string, string | string[] | undefined>): SessionFilters {
-  const one = (key: string) => {
-    const value = params[key];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  };
-  const day = (value: string | undefined) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
-  const agent = one('agent');
-  const project = one('project');
-  const outcome = one('outcome');
-  const cursor = one('cursor');
-  const since = day(one('since'));
-  const until = day(one('until'));
-  return {
-    ...(agent && /^[a-z0-9-]{1,64}$/.test(agent) ? { agent } : {}),
-    ...(project && project.length <= 1000 ? { project } : {}),
-    ...(outcome && SESSION_OUTCOME_VIEWS.includes(outcome as SessionOutcomeView) ? { outcome: outcome as SessionOutcomeView } : {}),
-    ...(since ? { since } : {}),
-    ...(until ? { until } : {}),
-    ...(cursor && isSessionId(cursor) ? { cursor } : {}),
-  };
-}
-
-/** The outcomes the sessions filter offers. */
-const SESSION_OUTCOME_VIEWS: readonly SessionOutcomeView[] = ['done', 'partial', 'abandoned', 'open'];
-
-/** One session as its page shows it: its commits as changelog entries (each with its diff and Revert). */
-export interface SessionView extends Omit<SessionDetail, 'commits'> {
-  edits: ChangelogEntry[];
-}
-
-/** Session `id` for its page, or null when there is no such session. */
-export async function fetchSession(id: string): Promise<SessionView | null> {
-  const vault = await getVault();
-  const detail = await sessionDetail(vault, id);
-  if (!detail) return null;
-  const { commits, ...rest } = detail;
-  return { ...rest, edits: commits.map((c) => changelogEntry(vault.layout, c)) };
 }

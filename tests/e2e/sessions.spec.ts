@@ -75,7 +75,7 @@ test('a session page lists exactly the commits whose Lucid-Session trailer names
   await expect(first.getByTestId('entry-diff').locator('.d2h-file-wrapper').first()).toBeVisible();
 });
 
-test('the list pages newest first by cursor, and filters by agent, project, outcome and date', async ({ page }) => {
+test('the list pages newest first by cursor, older and newer, and filters by agent, project, outcome and date', async ({ page }) => {
   const sessions = new SessionsPage(page);
   const all = allSessionIds();
   expect(all.length).toBeGreaterThan(25);
@@ -89,6 +89,13 @@ test('the list pages newest first by cursor, and filters by agent, project, outc
   const second = await sessions.ids();
   expect([...first, ...second]).toEqual(all.slice(0, first.length + second.length));
   if (all.length <= 50) await expect(sessions.older).toHaveCount(0);
+  // Newer goes back to the first page (so no Newest beside it), where neither is offered.
+  await expect(sessions.newest).toHaveCount(0);
+  await sessions.newer.click();
+  await expect(page).not.toHaveURL(/cursor=/);
+  await expect(sessions.rows).toHaveCount(25);
+  expect(await sessions.ids()).toEqual(first);
+  await expect(sessions.newer).toHaveCount(0);
 
   await sessions.open();
   await sessions.filter('Agent', 'cursor', 'agent');

@@ -48,14 +48,24 @@ const end = (vault: Vault, session: string) => endSession(vault, { session, summ
 
 describe('protocol check: read before write', () => {
   it('passes when the session searched before its first commit', async () => {
-    const { vault } = await installed();
+    const { tv, vault } = await installed();
     const session = await start(vault);
     await searchNotes(vault, { query: 'retry policy' }, [session]);
     await write(vault, session);
     await end(vault, session);
-    const r = rule(await checkSessionProtocol(vault, session), 'read-before-write');
+    // A server in another zone than the session's (Node reads TZ anew when it changes).
+    const zone = process.env.TZ;
+    process.env.TZ = 'Pacific/Kiritimati';
+    const check = await checkSessionProtocol(vault, session).finally(() => {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+    const r = rule(check, 'read-before-write');
     expect(r.ok).toBe(true);
-    expect(r.detail).toMatch(/first searched at .* before its first commit/);
+    // Times as the session note wrote them (its zone), whatever the server's zone.
+    const searched = /^first_search: "?(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/m.exec(tv.read(`sessions/${session}.md`));
+    expect(searched).not.toBeNull();
+    expect(r.detail).toContain(`first searched at ${searched?.[1]} ${searched?.[2]}, before its first commit`);
   });
 
   it('fails when the first commit came before the first search', async () => {
@@ -115,16 +125,27 @@ describe('protocol check: read before write', () => {
 
 describe('protocol check: ended', () => {
   it('passes end_session, fails an abandoned session, and says an open one is still open', async () => {
-    const { vault } = await installed();
+    const { tv, vault } = await installed();
+    const trailerOf = (id: string) => tv.git(['log', '-1', '--format=%(trailers:key=Lucid-Tool,valueonly)', '--', `sessions/${id}.md`]).trim();
     const done = await start(vault);
     await end(vault, done);
-    expect(rule(await checkSessionProtocol(vault, done), 'ended')).toMatchObject({ ok: true, detail: expect.stringMatching(/outcome done/) });
+    expect(trailerOf(done)).toBe('end_session');
+    expect(rule(await checkSessionProtocol(vault, done), 'ended')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^It called end_session \(commit [0-9a-f]{7}/),
+    });
 
     const gone = await start(vault);
     await abandonSessions(vault, [gone]);
+    expect(trailerOf(gone)).toBe('');
     const abandoned = await checkSessionProtocol(vault, gone);
     expect(rule(abandoned, 'ended')).toMatchObject({ ok: false, detail: expect.stringMatching(/^Abandoned/) });
     expect(abandoned?.ok).toBe(false);
+
+    // The outcome is what the session says; git says whether it called end_session.
+    const gaveUp = await start(vault);
+    await endSession(vault, { session: gaveUp, summary: 'Could not reach the ledger.', outcome: 'abandoned' });
+    expect(rule(await checkSessionProtocol(vault, gaveUp), 'ended')).toMatchObject({ ok: true, detail: expect.stringMatching(/^It called end_session/) });
 
     const running = await start(vault);
     await searchNotes(vault, { query: 'retry' }, [running]);

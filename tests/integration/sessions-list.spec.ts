@@ -85,8 +85,8 @@ describe('listSessions', () => {
     const read = vi.spyOn(vault, 'readNote');
     const first = await listSessions(vault, { limit: 2 });
     expect(first.rows.map((r) => r.id)).toEqual([ids[5], ids[4]]);
-    // The open session comes from its state, so one note was read for this page.
-    expect(read.mock.calls.filter(([p]) => String(p).startsWith('sessions/'))).toHaveLength(1);
+    // The open session comes from its state: the page's other note and the next one (is there an older page?) were read.
+    expect(read.mock.calls.filter(([p]) => String(p).startsWith('sessions/')).map(([p]) => p)).toEqual([`sessions/${ids[4]}.md`, `sessions/${ids[3]}.md`]);
     const seen = [...first.rows.map((r) => r.id)];
     let cursor = first.nextCursor;
     while (cursor) {
@@ -96,6 +96,10 @@ describe('listSessions', () => {
     }
     expect(seen).toEqual([...ids].reverse());
     expect(first.newer).toBeNull();
+    // A last page that is exactly full offers no Older.
+    const second = await listSessions(vault, { limit: 3, cursor: (await listSessions(vault, { limit: 3 })).nextCursor });
+    expect(second.rows.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(second.nextCursor).toBeNull();
   });
 
   it('pages back to newer pages from any cursor, filtered or not, to the first page', async () => {

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import { SessionDetailView } from '@/components/session-detail';
-import { fetchSession } from '@/lib/server/data';
+import { fetchSession } from '@/lib/server/data-sessions';
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id: raw } = await params;

@@ -2,7 +2,7 @@ import { isUnderFolded } from '../notes/protected';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { runGit, showFile } from '../git/repo';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
-import { DECISION_TRAILER } from '../git/commit-message';
+import { DECISION_TRAILER, END_SESSION_TRAILER } from '../git/commit-message';
 import type { Vault } from '../vault';
 import { readSessionFacts, sessionNotePath, type SessionFacts } from './session-facts';
 
@@ -23,11 +23,24 @@ export interface ProtocolCheck {
 
 type SessionCommit = CommitRecord & { seq: number };
 
-/** A commit's time (seconds) as a short local time for a sentence. */
-function clock(seconds: number): string {
-  const d = new Date(seconds * 1000);
+/** The UTC offset (minutes) an ISO time was written with (`+01:00`, `Z`), or null. */
+function offsetOf(iso: string): number | null {
+  const m = /(?:([+-])(\d{2}):?(\d{2})|Z)$/.exec(iso.trim());
+  if (!m) return null;
+  return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
+/**
+ * A time (seconds) as `2026-11-30 14:02:11` in the zone of the session's start, as the pages show
+ * the session's own times (the server's zone when the start has no offset).
+ */
+function clockIn(started: string): (seconds: number) => string {
+  const offset = offsetOf(started);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return (seconds) => {
+    const d = new Date(seconds * 1000 + (offset ?? -new Date(seconds * 1000).getTimezoneOffset()) * 60_000);
+    return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+  };
 }
 
 const short = (c: SessionCommit) => `${c.sha.slice(0, 7)} (${c.subject})`;
@@ -50,6 +63,7 @@ function agentWrites(vault: Vault, facts: SessionFacts, commits: SessionCommit[]
  */
 function readBeforeWrite(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): ProtocolRule {
   const id = 'read-before-write' as const;
+  const clock = clockIn(facts.started);
   const writes = agentWrites(vault, facts, commits);
   if (writes.length === 0) return { id, ok: true, detail: 'It committed nothing, so there was nothing to look up first.' };
   const first = writes.reduce((a, b) => (b.time < a.time || (b.time === a.time && b.seq < a.seq) ? b : a));
@@ -69,12 +83,20 @@ function readBeforeWrite(vault: Vault, facts: SessionFacts, commits: SessionComm
   return { id, ok: false, detail: `Its first commit ${short(first)} at ${clock(first.time)} came before it first ${what} at ${clock(look)}.` };
 }
 
-/** Ended (protocol step 6): `end_session` was called; an abandoned session was ended for it. */
-function ended(facts: SessionFacts): ProtocolRule {
+/**
+ * Ended (protocol step 6): `end_session` was called. Git says so: the commit that wrote the session
+ * note carries `Lucid-Tool: end_session`; one Lucid wrote for a client that went away does not. A
+ * note from before that trailer existed counts as ended unless its outcome is abandoned.
+ */
+function ended(vault: Vault, facts: SessionFacts, commits: SessionCommit[]): ProtocolRule {
   const id = 'ended' as const;
   if (facts.outcome === 'open') return { id, ok: false, detail: 'Still open: end_session has not been called yet.' };
+  const note = sessionNotePath(vault, facts.id);
+  const wrote = commits.find((c) => c.paths.some((p) => p.path === note && p.status === 'A'));
+  const [key, value] = END_SESSION_TRAILER;
+  if (wrote?.trailers[key] === value) return { id, ok: true, detail: `It called end_session (commit ${short(wrote)}).` };
   if (facts.outcome === 'abandoned') return { id, ok: false, detail: 'Abandoned: the client went away without calling end_session, and Lucid ended it.' };
-  return { id, ok: true, detail: `It called end_session with outcome ${facts.outcome}.` };
+  return { id, ok: true, detail: `It ended with outcome ${facts.outcome}; its note's commit predates the end_session trailer.` };
 }
 
 /**
@@ -223,7 +245,7 @@ async function decisionsRecorded(vault: Vault, facts: SessionFacts, commits: Ses
 export async function checkFacts(vault: Vault, facts: SessionFacts, commits: SessionCommit[], lines?: Map<string, Set<string>>): Promise<ProtocolCheck> {
   const rules: ProtocolRule[] = [
     readBeforeWrite(vault, facts, commits),
-    ended(facts),
+    ended(vault, facts, commits),
     editsLogged(facts, commits, lines ?? (await changelogLines(vault, commits))),
     await decisionsRecorded(vault, facts, commits),
   ];
@@ -238,7 +260,7 @@ export async function sessionCommits(vault: Vault, id: string, index?: CommitInd
 /**
  * The protocol check of one ended or open session, from its note's observed times and git (the
  * commit index), never from what the session says about itself: read before write, ended with
- * end_session, every edit with its changelog line, decisions through record_decision. Null when
+ * end_session (its note's commit says so), every edit with its changelog line, decisions through record_decision. Null when
  * there is no such session.
  */
 export async function checkSessionProtocol(vault: Vault, sessionId: string): Promise<ProtocolCheck | null> {

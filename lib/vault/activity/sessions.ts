@@ -147,8 +147,9 @@ async function projectPaths(vault: Vault): Promise<string[]> {
 /**
  * Every session, newest first, with filters and cursor paging both ways: session ids start with
  * their time, so a page is found among the file names of the sessions folder (and the open
- * sessions), and only that page's notes are read; edit counts come from the commit index. Filters
- * on project, outcome and date read notes until the page is full or {@link MAX_READS} were read;
+ * sessions), and only that page's notes (and the next match's: is there an older page?) are read;
+ * edit counts come from the commit index. Filters on project, outcome and date read notes until
+ * the page is full or {@link MAX_READS} were read;
  * `nextCursor` then says where to go on. `newer` is the page before this one (ids above the cursor).
  */
 export async function listSessions(vault: Vault, query: SessionQuery = {}): Promise<SessionPage> {
@@ -163,12 +164,18 @@ export async function listSessions(vault: Vault, query: SessionQuery = {}): Prom
   // Older: the ids below the cursor, newest first.
   const from = cursor ? ids.findIndex((id) => id < cursor) : 0;
   for (let i = from === -1 ? ids.length : from; i < ids.length; i += 1) {
-    if (page.length >= limit || match.reads >= MAX_READS) {
+    if (match.reads >= MAX_READS) {
       nextCursor = ids[i - 1] ?? null;
       break;
     }
     const facts = await match(ids[i]);
-    if (facts) page.push(facts);
+    if (!facts) continue;
+    // One match past a full page: there is an older page (so Older never leads to an empty one).
+    if (page.length === limit) {
+      nextCursor = page[limit - 1].id;
+      break;
+    }
+    page.push(facts);
   }
   // Newer: the ids above the cursor, oldest first, until one more than a page matched.
   let newer: SessionPage['newer'] = null;

@@ -21,6 +21,13 @@ export const TRAILER = {
  */
 export const DECISION_TRAILER: readonly [string, string] = ['Lucid-Tool', 'record_decision'];
 
+/**
+ * The extra trailer of a session note written because the session called `end_session`, so that
+ * git tells it from one Lucid wrote when the client went away (abandonSessions), whatever outcome
+ * the session gave.
+ */
+export const END_SESSION_TRAILER: readonly [string, string] = ['Lucid-Tool', 'end_session'];
+
 /** What a Lucid commit message says. */
 export interface CommitMessageInput {
   op: string;

@@ -35,6 +35,14 @@ export class SessionsPage {
     return this.page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Older →' });
   }
 
+  get newer(): Locator {
+    return this.page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: '← Newer' });
+  }
+
+  get newest(): Locator {
+    return this.page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: '⇤ Newest' });
+  }
+
   get empty(): Locator {
     return this.page.getByTestId('sessions-empty');
   }
