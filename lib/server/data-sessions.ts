@@ -1,6 +1,6 @@
 import 'server-only';
 import { isSessionId, listSessions, type SessionDetail, type SessionOutcomeView, type SessionPage, sessionDetail } from '@/lib/vault';
-import { type ChangelogEntry, changelogEntry, dayStart, urlFilterReaders } from './data';
+import { type ChangelogEntry, changelogEntry, dayBounds, urlFilterReaders } from './data';
 import { getVault } from './vault';
 
 // The sessions list and one session's page: reads for app/sessions, beside data.ts.
@@ -15,7 +15,7 @@ export interface SessionFilters {
   /** Vault path of a project note. */
   project?: string;
   outcome?: SessionOutcomeView;
-  /** YYYY-MM-DD (UTC), both ends inclusive: sessions started on those days. */
+  /** YYYY-MM-DD (the server's time zone, as the overview's days), both ends inclusive: sessions started on those days. */
   since?: string;
   until?: string;
   /** The id after which the page starts (the Older link's cursor). */
@@ -28,8 +28,8 @@ export async function fetchSessionsPage(filters: SessionFilters): Promise<Sessio
     agent: filters.agent,
     project: filters.project,
     outcome: filters.outcome,
-    since: filters.since ? dayStart(filters.since) * 1000 : undefined,
-    until: filters.until ? (dayStart(filters.until) + 86_400) * 1000 : undefined,
+    since: filters.since ? dayBounds(filters.since).since * 1000 : undefined,
+    until: filters.until ? dayBounds(filters.until).until * 1000 : undefined,
     cursor: filters.cursor ?? null,
     limit: SESSIONS_PAGE_SIZE,
   });

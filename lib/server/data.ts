@@ -261,7 +261,7 @@ export interface ChangelogFilters {
   actor?: string;
   op?: Op;
   type?: NoteType;
-  /** YYYY-MM-DD (UTC), both ends inclusive. */
+  /** YYYY-MM-DD (the server's time zone), both ends inclusive. */
   since?: string;
   until?: string;
   /** Show the edits older than this sequence number (the Older link's cursor). */
@@ -308,8 +308,8 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
     ...(filters.actor === 'foreign' ? { foreign: true } : filters.actor ? { actor: filters.actor } : {}),
     op: filters.op,
     type: filters.type,
-    since: filters.since ? dayStart(filters.since) : undefined,
-    until: filters.until ? dayStart(filters.until) + 86_399 : undefined,
+    since: filters.since ? dayBounds(filters.since).since : undefined,
+    until: filters.until ? dayBounds(filters.until).until - 1 : undefined,
   };
   const rows = await vault.log({ ...query, beforeSeq: filters.before, limit: CHANGELOG_PAGE_SIZE + 1 });
   const page = rows.slice(0, CHANGELOG_PAGE_SIZE);
@@ -352,9 +352,10 @@ export function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: num
   };
 }
 
-/** The start of a YYYY-MM-DD day (UTC), in seconds. */
-export function dayStart(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`) / 1000;
+/** A YYYY-MM-DD day in the server's time zone (the overview's days), as seconds: its start and the next day's start. */
+export function dayBounds(day: string): { since: number; until: number } {
+  const range = dayRange(day, day);
+  return { since: Math.floor(range.since / 1000), until: Math.floor(range.until / 1000) };
 }
 
 /** One commit's patch, or `tooBig` past {@link CHANGELOG_MAX_PATCH} (the page then says so instead of hanging). */
