@@ -5,6 +5,7 @@ import { isEditedAccept } from '../inbox/decide';
 import { personReason, revertedTarget } from '../agents/corrections';
 import { NOTE_TYPES } from '../notes/schema';
 import type { Vault } from '../vault';
+import { trimEndOf } from '../text';
 import { checkSessionProtocol, type ProtocolRule } from './protocol';
 import { listSessions, type SessionOutcomeView } from './sessions';
 import { type ActivityRange, dayOf, daysOf, localTimeZone } from './week';
@@ -65,7 +66,7 @@ function editTypeOf(layout: VaultLayout, commit: Pick<CommitRecord, 'paths'>): s
   let best: { type: string; depth: number } | null = null;
   for (const type of NOTE_TYPES) {
     for (const folder of foldersOfType(layout, type)) {
-      const prefix = `${folder.replace(/\/+$/, '')}/`;
+      const prefix = `${trimEndOf(folder, '/')}/`;
       if (main.startsWith(prefix) && (best === null || prefix.length > best.depth)) best = { type, depth: prefix.length };
     }
   }
