@@ -40,3 +40,6 @@ export { planRevert, revertEdit } from './history/revert';
 export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
+export * from './dream/types';
+export { findDreamCandidates, DEFAULT_STALE_DAYS } from './dream/find';
+export { applyDreamRun } from './dream/apply';
