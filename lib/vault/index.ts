@@ -43,3 +43,5 @@ export * from './agents/move-ops';
 export * from './dream/types';
 export { findDreamCandidates, DEFAULT_STALE_DAYS } from './dream/find';
 export { applyDreamRun } from './dream/apply';
+export * from './dream/runs';
+export { landDreamChanges, dismissDreamChanges, settleDreamRun, type LandReport, type DismissReport } from './dream/land';
