@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main';
+import type { Io } from '../../cli/shared';
+import { makeDreamBranch, skillText } from '../support/dream-branch';
+import { trailersOf } from '../support/mcp';
+import { installedVault } from '../support/revert-vault';
+import { TEST_PERSON, type TempVault } from '../support/temp-vault';
+
+/** `lucid dream runs|show|land|dismiss`: the review from a terminal, checked with raw git. */
+
+const OLD = skillText('old-backup', 1, 'backing up the old server', ['Copy the disk.', 'Check the copy.']);
+const FIX = skillText('fix-me', 1, 'fixing things', ['Look.', 'Fix.']);
+
+const vaults: TempVault[] = [];
+afterEach(() => {
+  for (const tv of vaults.splice(0)) tv.cleanup();
+});
+
+async function dream(tv: TempVault, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    out: (t) => {
+      stdout += `${t}\n`;
+    },
+    err: (t) => {
+      stderr += `${t}\n`;
+    },
+    cwd: tv.tempDir('cwd'),
+    env: tv.env,
+  };
+  const code = await main(['dream', ...args, '--vault', tv.root], io);
+  return { code, stdout, stderr };
+}
+
+describe('lucid dream review verbs', () => {
+  it('says how to make a run when there is none', async () => {
+    const { tv, vault } = await installedVault({});
+    vault.close();
+    vaults.push(tv);
+    const out = await dream(tv, ['runs']);
+    expect(out).toMatchObject({ code: 0 });
+    expect(out.stdout).toContain('lucid dream --apply');
+  });
+
+  it('lists, shows, lands one change, dismisses the other and settles the run', async () => {
+    const { tv, vault } = await installedVault({ 'skills/old-backup.md': OLD, 'skills/fix-me.md': FIX });
+    vault.close();
+    vaults.push(tv);
+    const run = makeDreamBranch(tv.root, [
+      {
+        op: 'archive',
+        path: 'skills/old-backup.md',
+        reason: 'unused for 90 days',
+        files: { 'skills/old-backup.md': null, 'skills/archive/old-backup.md': OLD },
+      },
+      {
+        op: 'molt',
+        path: 'skills/fix-me.md',
+        reason: 'a clearer trigger',
+        files: { 'skills/fix-me.md': FIX.replace('version: 1', 'version: 2').replace('fixing things', 'fixing a broken build') },
+        molt: 'fix-me 1->2',
+      },
+    ]);
+    const runs = await dream(tv, ['runs']);
+    expect(runs.stdout).toContain(run.runId);
+    expect(runs.stdout).toContain('2 changes: 2 pending, 0 landed, 0 dismissed, 0 no longer apply');
+
+    const shown = await dream(tv, ['show', run.runId, '--diff']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`${run.changes[0].id}  pending  archive skills/old-backup.md`);
+    expect(shown.stdout).toContain('renamed skills/old-backup.md -> skills/archive/old-backup.md');
+    expect(shown.stdout).toContain('+trigger: fixing a broken build');
+
+    expect((await dream(tv, ['land', run.runId])).code).toBe(2);
+    const count = tv.commitCount();
+    const landed = await dream(tv, ['land', run.runId, run.changes[1].id]);
+    expect(landed).toMatchObject({ code: 0, stderr: '' });
+    expect(tv.commitCount()).toBe(count + 1);
+    expect(trailersOf(tv)).toMatchObject({
+      'Lucid-Actor': `human:${TEST_PERSON}`,
+      'Lucid-Op': 'molt',
+      'Lucid-Molt': 'fix-me 1->2',
+      'Lucid-Dream-Change': run.changes[1].id,
+    });
+
+    const dismissed = await dream(tv, ['dismiss', run.runId, '--all', '--reason', 'still in use']);
+    expect(dismissed.code).toBe(0);
+    expect(dismissed.stdout).toContain(`Dismissed ${run.changes[0].id}`);
+    expect(dismissed.stdout).toContain('is settled');
+    expect(tv.commitCount()).toBe(count + 1);
+    expect(tv.exists('skills/old-backup.md')).toBe(true);
+    expect(tv.git(['for-each-ref', 'refs/heads/dream'])).toBe('');
+    expect((await dream(tv, ['show', run.runId])).code).toBe(1);
+  });
+});
