@@ -44,4 +44,4 @@ export * from './dream/types';
 export { findDreamCandidates, DEFAULT_STALE_DAYS } from './dream/find';
 export { applyDreamRun } from './dream/apply';
 export * from './dream/runs';
-export { landDreamChanges, dismissDreamChanges, settleDreamRun, type LandReport, type DismissReport } from './dream/land';
+export { landDreamChanges, dismissDreamChanges } from './dream/land';

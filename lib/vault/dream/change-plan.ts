@@ -1,5 +1,5 @@
 import { isChangelogPath } from '../config';
-import { isVaultError, VaultError } from '../errors';
+import { isVaultError } from '../errors';
 import { parseRawDiff, type RawChange } from '../history/reverse';
 import { formatDate } from '../ids';
 import { threeWayMerge } from '../inbox/merge';
@@ -167,9 +167,4 @@ export async function planDreamChange(vault: Vault, sha: string): Promise<Change
     }
     throw error;
   }
-}
-
-/** A change's refusal as the error its landing throws (conflict: what is in the way is named). */
-export function refusalError(id: string, refusal: ChangeRefusal): VaultError {
-  return new VaultError('conflict', `Change ${id} no longer applies: ${refusal.why} Nothing was changed.`, { change: id });
 }

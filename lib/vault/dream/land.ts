@@ -181,7 +181,7 @@ export async function dismissDreamChanges(vault: Vault, input: { runId: string; 
  * read; HEAD is never touched, and a checked-out dream branch is never deleted). Returns whether
  * the run is settled and gone; a run that still has undecided changes is left as it is.
  */
-export async function settleDreamRun(vault: Vault, runId: string): Promise<boolean> {
+async function settleDreamRun(vault: Vault, runId: string): Promise<boolean> {
   const run = await showDreamRun(vault, runId, { plan: false }).catch((error: unknown) => {
     if (isVaultError(error, 'not_found')) return null;
     throw error;
