@@ -113,11 +113,12 @@ async function rebaseText(
 /**
  * Plans landing the branch commit `sha` on the vault as it is now (see the file comment). Returns
  * the files to write, each with the sha256 it was read with (its `expectedHash`, so an edit landing
- * in between is a conflict, never overwritten), or why the change no longer applies.
+ * in between is a conflict, never overwritten), or why the change no longer applies. `known`: the
+ * commit's files when the caller read them already ({@link changedFiles}).
  */
-export async function planDreamChange(vault: Vault, sha: string): Promise<ChangeLanding | ChangeRefusal> {
+export async function planDreamChange(vault: Vault, sha: string, known?: RawChange[]): Promise<ChangeLanding | ChangeRefusal> {
   try {
-    const files = await changedFiles(vault, sha);
+    const files = known ?? (await changedFiles(vault, sha));
     if (files.length === 0) return { ok: false, why: 'It changes no note (only the changelog): nothing to land.' };
     const changes: FileChange[] = [];
     const versions: ChangeLanding['versions'] = [];

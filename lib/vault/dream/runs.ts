@@ -214,7 +214,8 @@ async function viewOf(
   const changes: DreamChangeView[] = [];
   for (const commit of raw.changes) {
     const id = commit.trailers[TRAILER.edit];
-    const files = (await changedFiles(vault, commit.sha)).map(
+    const touched = await changedFiles(vault, commit.sha);
+    const files = touched.map(
       (f): DreamChangeFile => ({ path: f.path, status: FILE_STATUS[f.status] ?? 'modified', from: f.status === 'R' ? f.oldPath : null }),
     );
     const landing = landed.get(`${raw.runId}/${id}`) ?? null;
@@ -223,7 +224,7 @@ async function viewOf(
     let why: string | null = null;
     let rebased = false;
     if (status === 'pending' && options.plan !== false) {
-      const plan = await planDreamChange(vault, commit.sha);
+      const plan = await planDreamChange(vault, commit.sha, touched);
       if (plan.ok) rebased = plan.rebased;
       else {
         status = 'inapplicable';
