@@ -1,14 +1,197 @@
+import type { CommitRecord } from '../git/commit-index';
+import { linkTarget } from '../notes/note-formats';
+import type { Note, VaultFile } from '../notes/note';
+import { isUnderFolded } from '../notes/protected';
 import type { Vault } from '../vault';
-import type { DreamFindings, FindDreamOptions } from './types';
+import { findSimilarPairs } from './similarity';
+import type { DreamDuplicate, DreamFindings, DreamInconsistent, DreamStale, FindDreamOptions } from './types';
 
 /** Days without a session naming a skill in `skills_used` before the dream pass calls it stale. */
 export const DEFAULT_STALE_DAYS = 60;
 
+const DAY_MS = 86_400_000;
+const MOLT_TRAILER = 'Lucid-Molt';
+
+/** The skills of the vault: notes in the skills folder (its archive left out) of type skill, or of no type, and not archived. */
+export function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
+  return notes.filter(
+    (n) =>
+      n.path.toLowerCase().endsWith('.md') &&
+      isUnderFolded(n.path, vault.layout.skills) &&
+      !isUnderFolded(n.path, vault.layout.skillsArchive) &&
+      (n.lucidType === 'skill' || n.type === null) &&
+      n.frontmatter.status !== 'archived',
+  );
+}
+
+/** A skill's name as its file says it. */
+export function fileStem(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+}
+
+/** `name from->to` of a Lucid-Molt trailer. */
+function parseMolt(value: string | undefined): { from: number; to: number } | null {
+  const match = value ? /\s(\d+)->(\d+)$/.exec(value) : null;
+  return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
+}
+
+/** The newest molt of a skill in its history (renames followed), or null when none was recorded. */
+function lastMolt(history: readonly CommitRecord[]): { record: CommitRecord; to: number } | null {
+  for (const record of history) {
+    if (record.op !== 'molt') continue;
+    const molt = parseMolt(record.trailers[MOLT_TRAILER]);
+    if (molt) return { record, to: molt.to };
+  }
+  return null;
+}
+
+/** ms since the epoch of a front-matter time or date value, or null. */
+function timeOf(value: unknown): number | null {
+  if (typeof value !== 'string' && !(value instanceof Date)) return null;
+  const ms = new Date(value as string).getTime();
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The date (YYYY-MM-DD, UTC) of a time in ms. */
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The survivor of a pair first: the one with more molts (higher version), else the one whose path sorts first. */
+function orient(a: Note, b: Note): [Note, Note] {
+  const va = Number(a.frontmatter.version) || 0;
+  const vb = Number(b.frontmatter.version) || 0;
+  if (va !== vb) return va > vb ? [a, b] : [b, a];
+  return a.path.localeCompare(b.path) <= 0 ? [a, b] : [b, a];
+}
+
 /**
- * Finds duplicate or overlapping skills, stale skills and inconsistent fields. Changes nothing.
+ * The dream pass's findings (VAULT-FORMAT "Dream pass"), changing nothing: duplicate or
+ * overlapping skills (pairs scored from their steps, text, trigger and name, with the evidence;
+ * see similarity.ts), skills no session's `skills_used` named for `staleDays` days (default 60)
+ * measured from the vault's clock (the newest commit's time, unless `now` is given; a skill never
+ * used counts from its first commit), and inconsistent fields: a name that is not the file name,
+ * a missing trigger, a version that is not the one its last molt in history made (from the commit
+ * index). Each inconsistency carries the front-matter fields a fix would set (the fix is a molt,
+ * so its version is always the true one plus one), or null when a person must decide.
  */
 export async function findDreamCandidates(vault: Vault, options: FindDreamOptions = {}): Promise<DreamFindings> {
-  void vault;
-  void options;
-  return { skills: 0, duplicates: [], stale: [], inconsistent: [] };
+  const staleDays = options.staleDays ?? DEFAULT_STALE_DAYS;
+  const progress = options.onProgress;
+  const files = await vault.listFiles();
+  const notes = await vault.listNotes(files);
+  const skills = listActiveSkills(vault, notes).sort((x, y) => x.path.localeCompare(y.path));
+  progress?.({ phase: 'read', done: skills.length, total: skills.length });
+  if (skills.length === 0) return { skills: 0, duplicates: [], stale: [], inconsistent: [] };
+
+  const index = await vault.commits();
+  const newest = index.list({ limit: 1 })[0];
+  const now = options.now?.getTime() ?? (newest ? newest.time * 1000 : vault.clock().getTime());
+
+  const inconsistent: DreamInconsistent[] = [];
+  const firstSeen = new Map<string, number>();
+  let done = 0;
+  for (const skill of skills) {
+    const history = index.historyOf(skill.path, 500);
+    const oldest = history[history.length - 1];
+    firstSeen.set(skill.path, oldest ? oldest.time * 1000 : (timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now));
+    inconsistent.push(...inconsistenciesOf(skill, history));
+    done += 1;
+    if (done % 50 === 0 || done === skills.length) progress?.({ phase: 'history', done, total: skills.length });
+  }
+
+  const byPath = new Map(skills.map((s) => [s.path, s]));
+  const comparable = skills.filter((s) => s.text !== null && s.problem === null);
+  const pairs = findSimilarPairs(
+    comparable.map((s) => ({
+      path: s.path,
+      name: typeof s.frontmatter.name === 'string' ? s.frontmatter.name : fileStem(s.path),
+      trigger: typeof s.frontmatter.trigger === 'string' ? s.frontmatter.trigger : '',
+      body: s.body,
+    })),
+    { onProgress: (d, total) => progress?.({ phase: 'compare', done: d, total }) },
+  );
+  const duplicates: DreamDuplicate[] = pairs.map((p) => {
+    const [a, b] = orient(byPath.get(p.a) as Note, byPath.get(p.b) as Note);
+    return { a: a.path, b: b.path, score: p.score, evidence: p.evidence };
+  });
+
+  const lastUse = await lastUses(vault, notes, files);
+  const stale: DreamStale[] = [];
+  for (const skill of skills) {
+    const used = lastUse.get(skill.path) ?? null;
+    const since = Math.max(used ?? 0, firstSeen.get(skill.path) ?? now);
+    const days = Math.floor((now - since) / DAY_MS);
+    if (days >= staleDays) stale.push({ skill: skill.path, lastUsed: used === null ? null : dayOf(used), days });
+  }
+  stale.sort((x, y) => y.days - x.days || x.skill.localeCompare(y.skill));
+  return { skills: skills.length, duplicates, stale, inconsistent };
+}
+
+/** When each skill was last named in a session's `skills_used` (the session's end, else its start), in ms. */
+async function lastUses(vault: Vault, notes: readonly Note[], files: VaultFile[]): Promise<Map<string, number>> {
+  const resolver = await vault.linkResolver(files);
+  const out = new Map<string, number>();
+  for (const note of notes) {
+    if (note.lucidType !== 'session' || !isUnderFolded(note.path, vault.layout.sessions)) continue;
+    const used = note.frontmatter.skills_used;
+    if (!Array.isArray(used)) continue;
+    const when = timeOf(note.frontmatter.ended) ?? timeOf(note.frontmatter.started);
+    if (when === null) continue;
+    for (const value of used) {
+      const target = linkTarget(value);
+      const path = target ? resolver.resolve(target, note.path, 'frontmatter') : null;
+      if (path && when > (out.get(path) ?? 0)) out.set(path, when);
+    }
+  }
+  return out;
+}
+
+/** A skill's inconsistent fields, each with the fields a fixing molt would set. */
+function inconsistenciesOf(skill: Note, history: readonly CommitRecord[]): DreamInconsistent[] {
+  const out: DreamInconsistent[] = [];
+  if (skill.problem) {
+    out.push({ skill: skill.path, field: 'front matter', problem: `cannot be read: ${skill.problemMessage ?? skill.problem}`, fix: null });
+    return out;
+  }
+  const fm = skill.frontmatter;
+  const stem = fileStem(skill.path);
+  const version = fm.version;
+  const molt = lastMolt(history);
+  let base = typeof version === 'number' && Number.isInteger(version) && version >= 1 ? version : null;
+  if (molt && base !== molt.to) {
+    const edit = molt.record.editId ?? molt.record.sha.slice(0, 12);
+    out.push({
+      skill: skill.path,
+      field: 'version',
+      problem: `version is ${JSON.stringify(version ?? null)} but its last molt (${edit}) made it version ${molt.to}`,
+      fix: { version: molt.to + 1 },
+    });
+    base = molt.to;
+  } else if (base === null) {
+    out.push({
+      skill: skill.path,
+      field: 'version',
+      problem: `version ${JSON.stringify(version ?? null)} is not a whole number of 1 or more, and no molt in its history says which it is`,
+      fix: null,
+    });
+  }
+  const fixVersion = base === null ? null : { version: base + 1 };
+  if (typeof fm.name !== 'string' || fm.name !== stem) {
+    out.push({
+      skill: skill.path,
+      field: 'name',
+      problem: typeof fm.name === 'string' ? `name "${fm.name}" is not the file name "${stem}"` : `name is missing (the file name is "${stem}")`,
+      fix: fixVersion ? { name: stem, ...fixVersion } : null,
+    });
+  }
+  if (typeof fm.trigger !== 'string' || fm.trigger.trim() === '') {
+    out.push({
+      skill: skill.path,
+      field: 'trigger',
+      problem: 'trigger is missing: say when an agent should use this skill (a person or molt_skill must write it)',
+      fix: null,
+    });
+  }
+  return out;
 }

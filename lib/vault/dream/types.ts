@@ -74,6 +74,8 @@ export interface DreamRun {
   /** the commit the branch was built on (the current branch's HEAD then) */
   base: string;
   changes: DreamChange[];
+  /** findings that made no commit, and why (a note in the way, a skill gone, a version to fix by hand) */
+  skipped: { op: DreamChange['op']; reason: string; why: string }[];
 }
 
 /** The actor of every dream-pass commit. */

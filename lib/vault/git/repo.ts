@@ -225,7 +225,7 @@ export function vaultPathOf(repo: Pick<GitRepo, 'prefix'>, path: string): string
 }
 
 /** A vault-relative path → repo-relative. */
-function toTop(repo: GitRepo, path: string): string {
+export function toTop(repo: Pick<GitRepo, 'prefix'>, path: string): string {
   return repo.prefix + path;
 }
 
@@ -331,7 +331,8 @@ export class HeadMovedError extends VaultError {
   }
 }
 
-function offsetOf(date: Date): string {
+/** A date's UTC offset as git writes it (`+0100`). */
+export function offsetOf(date: Date): string {
   const offset = -date.getTimezoneOffset();
   const sign = offset >= 0 ? '+' : '-';
   const abs = Math.abs(offset);
