@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { makeDreamBranch, skillText } from '../support/dream-branch';
+import { findings, makeDreamRun, skillText } from '../support/dream-runs';
 import { e2eVault } from '../support/e2e-vault';
 import { DreamPage } from '../support/pages/dream-page';
 
-// The runs are made the way the dream pass makes them (a branch dream/<run id> built with
-// commit-tree and update-ref); the person's own work is plain files and raw git.
+// The runs are made by the dream pass itself (applyDreamRun, as `lucid dream --apply` does) from
+// findings the test names; the person's own work is plain files and raw git.
 
 const token = () => randomBytes(3).toString('hex');
 
@@ -43,18 +43,18 @@ test('With no run, the page says how to make one', async ({ page }) => {
 test('Land lands exactly the chosen change on the current branch; dismissing the other settles the run', async ({ page }) => {
   const vault = e2eVault();
   const id = token();
-  const { a, b, textA, textB } = plantSkills(vault, id);
-  const moltedB = textB.replace('version: 1', 'version: 2').replace(`fixing build ${id}`, `fixing a broken build ${id}`);
-  const run = makeDreamBranch(vault.root, [
-    {
-      op: 'archive',
-      path: `skills/${a}.md`,
-      reason: `no session used ${a} for 90 days`,
-      files: { [`skills/${a}.md`]: null, [`skills/archive/${a}.md`]: textA },
-    },
-    { op: 'molt', path: `skills/${b}.md`, reason: `a clearer trigger for ${b}`, files: { [`skills/${b}.md`]: moltedB }, molt: `${b} 1->2` },
-  ]);
-  const [archive, molt] = run.changes;
+  const { a, b, textA } = plantSkills(vault, id);
+  const run = await makeDreamRun(
+    vault.root,
+    findings({
+      inconsistent: [{ skill: `skills/${b}.md`, field: 'trigger', problem: 'too vague', fix: { trigger: `fixing a broken build ${id}` } }],
+      stale: [{ skill: `skills/${a}.md`, lastUsed: null, days: 90 }],
+    }),
+  );
+  // Fixes come first on the branch: the molt of b, then the archive of a.
+  const [molt, archive] = run.changes.map((c) => ({ sha: c.sha, id: trailers(vault, c.sha)['Lucid-Edit'] }));
+  const moltedB = vault.git(['show', `${molt.sha}:skills/${b}.md`]);
+  expect(moltedB).toContain(`trigger: fixing a broken build ${id}`);
   const head = vault.git(['rev-parse', 'HEAD']).trim();
   const person = `human:${vault.git(['config', 'user.name']).trim()}`;
 
@@ -63,7 +63,7 @@ test('Land lands exactly the chosen change on the current branch; dismissing the
   await expect(dream.row(archive.id)).toContainText('pending');
   await expect(dream.row(molt.id)).toContainText('pending');
   await dream.select(molt.id);
-  await expect(dream.selected).toContainText(`a clearer trigger for ${b}`);
+  await expect(dream.selected).toContainText('too vague');
   await expect(dream.selected.locator('.d2h-wrapper')).toContainText(`fixing a broken build ${id}`);
   await dream.landButton.click();
   await expect(dream.status).toContainText(`Landed ${molt.id}`);
@@ -107,23 +107,19 @@ test('A change whose lines the person rewrote since shows that it no longer appl
   const vault = e2eVault();
   const id = token();
   const { b, textB } = plantSkills(vault, id);
-  const run = makeDreamBranch(vault.root, [
-    {
-      op: 'molt',
-      path: `skills/${b}.md`,
-      reason: 'a clearer trigger',
-      files: { [`skills/${b}.md`]: textB.replace('version: 1', 'version: 2').replace(`fixing build ${id}`, `repairing builds ${id}`) },
-      molt: `${b} 1->2`,
-    },
-  ]);
+  const run = await makeDreamRun(
+    vault.root,
+    findings({ inconsistent: [{ skill: `skills/${b}.md`, field: 'trigger', problem: 'too vague', fix: { trigger: `repairing builds ${id}` } }] }),
+  );
+  const change = trailers(vault, run.changes[0].sha)['Lucid-Edit'];
   vault.write(`skills/${b}.md`, textB.replace(`fixing build ${id}`, `my own trigger ${id}`));
   vault.git(['commit', '-q', '-m', 'my trigger', '--', `skills/${b}.md`]);
   const head = vault.git(['rev-parse', 'HEAD']).trim();
 
   const dream = new DreamPage(page);
   await dream.open(run.runId);
-  await expect(dream.row(run.changes[0].id)).toContainText('no longer applies');
-  await dream.select(run.changes[0].id);
+  await expect(dream.row(change)).toContainText('no longer applies');
+  await dream.select(change);
   await expect(dream.selected.getByRole('note', { name: 'Why it no longer applies' })).toContainText(`skills/${b}.md was edited since the dream run`);
   await expect(dream.landButton).toBeDisabled();
   await page.keyboard.press('l');

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main';
 import type { Io } from '../../cli/shared';
-import { makeDreamBranch, skillText } from '../support/dream-branch';
+import { applyDreamRun, showDreamRun } from '../../lib/vault/index';
+import { findings, skillText } from '../support/dream-runs';
 import { trailersOf } from '../support/mcp';
 import { installedVault } from '../support/revert-vault';
 import { TEST_PERSON, type TempVault } from '../support/temp-vault';
@@ -45,30 +46,25 @@ describe('lucid dream review verbs', () => {
 
   it('lists, shows, lands one change, dismisses the other and settles the run', async () => {
     const { tv, vault } = await installedVault({ 'skills/old-backup.md': OLD, 'skills/fix-me.md': FIX });
-    vault.close();
     vaults.push(tv);
-    const run = makeDreamBranch(tv.root, [
-      {
-        op: 'archive',
-        path: 'skills/old-backup.md',
-        reason: 'unused for 90 days',
-        files: { 'skills/old-backup.md': null, 'skills/archive/old-backup.md': OLD },
-      },
-      {
-        op: 'molt',
-        path: 'skills/fix-me.md',
-        reason: 'a clearer trigger',
-        files: { 'skills/fix-me.md': FIX.replace('version: 1', 'version: 2').replace('fixing things', 'fixing a broken build') },
-        molt: 'fix-me 1->2',
-      },
-    ]);
+    const made = await applyDreamRun(
+      vault,
+      findings({
+        inconsistent: [{ skill: 'skills/fix-me.md', field: 'trigger', problem: 'too vague', fix: { trigger: 'fixing a broken build' } }],
+        stale: [{ skill: 'skills/old-backup.md', lastUsed: null, days: 90 }],
+      }),
+    );
+    // The dream pass commits fixes first: the molt, then the archive.
+    const [molt, archive] = (await showDreamRun(vault, made.runId)).changes;
+    const run = { runId: made.runId, changes: [archive, molt] };
+    vault.close();
     const runs = await dream(tv, ['runs']);
     expect(runs.stdout).toContain(run.runId);
     expect(runs.stdout).toContain('2 changes: 2 pending, 0 landed, 0 dismissed, 0 no longer apply');
 
     const shown = await dream(tv, ['show', run.runId, '--diff']);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`${run.changes[0].id}  pending  archive skills/old-backup.md`);
+    expect(shown.stdout).toContain(`${run.changes[0].id}  pending  archive skills/archive/old-backup.md`);
     expect(shown.stdout).toContain('renamed skills/old-backup.md -> skills/archive/old-backup.md');
     expect(shown.stdout).toContain('+trigger: fixing a broken build');
 
