@@ -92,8 +92,9 @@ test('Land lands exactly the chosen change on the current branch; dismissing the
   expect(vault.read(`skills/${a}.md`)).toBe(textA);
   expect(vault.git(['status', '--porcelain', '--', 'skills'])).toBe('');
 
-  // d dismisses the selected change: nothing in the vault changes, and the run is settled.
-  await dream.select(archive.id);
+  // j selects the next change and d dismisses it: nothing in the vault changes, and the run is settled.
+  await page.keyboard.press('j');
+  await expect(dream.row(archive.id).getByRole('button')).toHaveAttribute('aria-current', 'true');
   const landed = vault.git(['rev-parse', 'HEAD']).trim();
   await page.keyboard.press('d');
   await expect(dream.status).toContainText(`Dismissed ${archive.id}`);
