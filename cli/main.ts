@@ -17,6 +17,7 @@ import { dashboardCommands } from './dashboard-commands';
 import { inboxCommands } from './inbox-commands';
 import { historyCommands } from './history-commands';
 import { editCommands } from './edit-commands';
+import { dreamCommands } from './dream-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
@@ -227,6 +228,7 @@ Object.assign(commands, agentCommands);
 Object.assign(commands, inboxCommands);
 Object.assign(commands, historyCommands);
 Object.assign(commands, editCommands);
+Object.assign(commands, dreamCommands);
 
 /** `--limit N`: a whole number from 1 to `max`, or a usage error. */
 function limitOf(value: string | boolean | undefined, max: number): number | undefined {

@@ -41,5 +41,6 @@ export { listUncommitted, commitUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
 export * from './dream/types';
-export { findDreamCandidates, DEFAULT_STALE_DAYS } from './dream/find';
+export { findDreamCandidates } from './dream/find';
 export { applyDreamRun } from './dream/apply';
+export { dreamCandidatesForAgent } from './dream/candidates';

@@ -12,14 +12,14 @@ export const DEFAULT_STALE_DAYS = 60;
 const DAY_MS = 86_400_000;
 const MOLT_TRAILER = 'Lucid-Molt';
 
-/** The skills of the vault: notes in the skills folder (its archive left out) of type skill, or of no type, and not archived. */
+/** The skills of the vault: notes of type skill in the skills folder (its archive left out), not archived. */
 export function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
   return notes.filter(
     (n) =>
       n.path.toLowerCase().endsWith('.md') &&
       isUnderFolded(n.path, vault.layout.skills) &&
       !isUnderFolded(n.path, vault.layout.skillsArchive) &&
-      (n.lucidType === 'skill' || n.type === null) &&
+      n.lucidType === 'skill' &&
       n.frontmatter.status !== 'archived',
   );
 }
