@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyDreamRun, composeNote, findDreamCandidates, initVault, openVault } from '../lib/vault';
+import { pairFeatures } from '../lib/vault/dream/similarity';
 import { generateSkillSet } from './dream-skillgen';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string' }, seed: { type: 'string' }, apply: { type: 'boolean' } } });
@@ -45,6 +46,9 @@ interface Row {
   gitLogMs: number;
   applyMs: number | null;
   applyChanges: number | null;
+  /** the lowest score of a planted pair and the highest of any other pair: the margin around the threshold */
+  lowestPlanted: number;
+  highestOther: number;
 }
 
 async function measure(size: number, runSeed: number): Promise<Row> {
@@ -81,6 +85,9 @@ async function measure(size: number, runSeed: number): Promise<Row> {
     const found = findings.duplicates.map((d) => [d.a, d.b].sort().join('|'));
     const truePairs = found.filter((k) => truth.has(k)).length;
     const nearMissFalse = findings.duplicates.filter((d) => !truth.has([d.a, d.b].sort().join('|')) && system.get(d.a) === system.get(d.b)).length;
+    const scored = pairFeatures(set.skills.map((s) => ({ path: `skills/${s.name}.md`, name: s.name, trigger: s.trigger, body: s.body })));
+    const planted = scored.filter((p) => truth.has([p.a, p.b].sort().join('|'))).map((p) => p.score);
+    const others = scored.filter((p) => !truth.has([p.a, p.b].sort().join('|'))).map((p) => p.score);
     let applyMs: number | null = null;
     let applyChanges: number | null = null;
     if (values.apply) {
@@ -102,6 +109,8 @@ async function measure(size: number, runSeed: number): Promise<Row> {
       gitLogMs,
       applyMs,
       applyChanges,
+      lowestPlanted: planted.length === truth.size ? Math.min(...planted) : 0,
+      highestOther: Math.max(0, ...others),
     };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -139,6 +148,7 @@ for (const r of rows) {
     pct(r.found === 0 ? 1 : r.truePairs / r.found),
     pct(r.truePairs / r.planted),
     `${r.nearMissFalse} of ${r.nearMissPairs}`,
+    `${r.lowestPlanted.toFixed(2)} / ${r.highestOther.toFixed(2)}`,
     secs(r.coldMs),
     secs(r.warmMs),
     secs(r.gitLogMs),

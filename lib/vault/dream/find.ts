@@ -6,14 +6,14 @@ import type { Vault } from '../vault';
 import { findSimilarPairs } from './similarity';
 import type { DreamDuplicate, DreamFindings, DreamInconsistent, DreamStale, FindDreamOptions } from './types';
 
-/** Days without a session naming a skill in `skills_used` before the dream pass calls it stale. */
-export const DEFAULT_STALE_DAYS = 60;
+/** Days without a session naming a skill in `skills_used` before the dream pass calls it stale (the skills page's default too). */
+const DEFAULT_STALE_DAYS = 60;
 
 const DAY_MS = 86_400_000;
 const MOLT_TRAILER = 'Lucid-Molt';
 
 /** The skills of the vault: notes of type skill in the skills folder (its archive left out), not archived. */
-export function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
+function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
   return notes.filter(
     (n) =>
       n.path.toLowerCase().endsWith('.md') &&
@@ -122,8 +122,7 @@ export async function findDreamCandidates(vault: Vault, options: FindDreamOption
   const facts = skillFacts(index, [vault.layout.skills, vault.layout.skillsArchive]);
   progress?.({ phase: 'history', done: skills.length, total: skills.length });
   const inconsistent = skills.flatMap((skill) => inconsistenciesOf(skill, facts.lastMolt.get(skill.path) ?? null));
-  const firstSeen = (skill: Note) =>
-    facts.firstSeen.get(skill.path) ?? timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now;
+  const firstSeen = (skill: Note) => facts.firstSeen.get(skill.path) ?? timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now;
 
   const byPath = new Map(skills.map((s) => [s.path, s]));
   const comparable = skills.filter((s) => s.text !== null && s.problem === null);
