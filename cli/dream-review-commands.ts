@@ -68,6 +68,8 @@ function named(verb: Verb, values: Values, rest: string[]): string[] | undefined
 }
 
 async function review(io: Io, verb: Verb, values: Values, args: string[]): Promise<number> {
+  const foreign = Object.keys(values).filter((key) => values[key] !== undefined && !(key in OPTIONS) && key !== 'help');
+  if (foreign.length > 0) throw new UsageError(`dream ${verb} does not take --${foreign[0]}`);
   if (verb !== 'runs' && args.length === 0) throw new UsageError(`dream ${verb} needs a run id (lucid dream runs lists them)`);
   if (verb === 'runs' && args.length > 0) throw new UsageError('dream runs takes no arguments');
   if (verb !== 'dismiss' && values.reason !== undefined) throw new UsageError('--reason goes with dream dismiss');

@@ -17,6 +17,7 @@ import { dashboardCommands } from './dashboard-commands';
 import { inboxCommands } from './inbox-commands';
 import { historyCommands } from './history-commands';
 import { editCommands } from './edit-commands';
+import { dreamCommands } from './dream-commands';
 import { withDreamReview } from './dream-review-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
@@ -228,6 +229,7 @@ Object.assign(commands, agentCommands);
 Object.assign(commands, inboxCommands);
 Object.assign(commands, historyCommands);
 Object.assign(commands, editCommands);
+Object.assign(commands, dreamCommands);
 // After the dream pass's own `dream` command: the review's verbs wrap it (lucid dream runs|show|land|dismiss).
 commands.dream = withDreamReview(commands.dream);
 

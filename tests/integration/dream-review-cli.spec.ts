@@ -42,6 +42,9 @@ describe('lucid dream review verbs', () => {
     const out = await dream(tv, ['runs']);
     expect(out).toMatchObject({ code: 0 });
     expect(out.stdout).toContain('lucid dream --apply');
+    // Anything else is the dream pass's own command, which the review's verbs wrap.
+    expect((await dream(tv, [])).stdout).toContain('No skills in skills/');
+    expect((await dream(tv, ['runs', '--apply'])).code).toBe(2);
   });
 
   it('lists, shows, lands one change, dismisses the other and settles the run', async () => {

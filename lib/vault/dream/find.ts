@@ -1,4 +1,4 @@
-import type { CommitRecord } from '../git/commit-index';
+import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import { linkTarget } from '../notes/note-formats';
 import type { Note, VaultFile } from '../notes/note';
 import { isUnderFolded } from '../notes/protected';
@@ -6,20 +6,20 @@ import type { Vault } from '../vault';
 import { findSimilarPairs } from './similarity';
 import type { DreamDuplicate, DreamFindings, DreamInconsistent, DreamStale, FindDreamOptions } from './types';
 
-/** Days without a session naming a skill in `skills_used` before the dream pass calls it stale. */
-export const DEFAULT_STALE_DAYS = 60;
+/** Days without a session naming a skill in `skills_used` before the dream pass calls it stale (the skills page's default too). */
+const DEFAULT_STALE_DAYS = 60;
 
 const DAY_MS = 86_400_000;
 const MOLT_TRAILER = 'Lucid-Molt';
 
-/** The skills of the vault: notes in the skills folder (its archive left out) of type skill, or of no type, and not archived. */
-export function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
+/** The skills of the vault: notes of type skill in the skills folder (its archive left out), not archived. */
+function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
   return notes.filter(
     (n) =>
       n.path.toLowerCase().endsWith('.md') &&
       isUnderFolded(n.path, vault.layout.skills) &&
       !isUnderFolded(n.path, vault.layout.skillsArchive) &&
-      (n.lucidType === 'skill' || n.type === null) &&
+      n.lucidType === 'skill' &&
       n.frontmatter.status !== 'archived',
   );
 }
@@ -35,14 +35,45 @@ function parseMolt(value: string | undefined): { from: number; to: number } | nu
   return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
 }
 
-/** The newest molt of a skill in its history (renames followed), or null when none was recorded. */
-function lastMolt(history: readonly CommitRecord[]): { record: CommitRecord; to: number } | null {
-  for (const record of history) {
-    if (record.op !== 'molt') continue;
-    const molt = parseMolt(record.trailers[MOLT_TRAILER]);
-    if (molt) return { record, to: molt.to };
+/** What the history says of each skill path: when it first appeared, and its newest molt. */
+interface SkillFacts {
+  firstSeen: Map<string, number>;
+  lastMolt: Map<string, { record: CommitRecord; to: number }>;
+}
+
+/**
+ * One pass over the commits that touched the skills folders (the commit index, oldest first, a
+ * thousand at a time): when each skill path first appeared (ms) and its newest molt with the
+ * version it made, both following renames.
+ */
+function skillFacts(index: CommitIndex, folders: string[]): SkillFacts {
+  const facts: SkillFacts = { firstSeen: new Map(), lastMolt: new Map() };
+  const inFolders = (path: string) => folders.some((folder) => isUnderFolded(path, folder));
+  for (let after = 0; ; ) {
+    const page = index.list({ folders, oldestFirst: true, afterSeq: after, limit: 1000 });
+    for (const record of page) {
+      const molt = record.op === 'molt' ? parseMolt(record.trailers[MOLT_TRAILER]) : null;
+      for (const entry of record.paths) {
+        if (!inFolders(entry.path)) continue;
+        if (entry.status === 'D') {
+          facts.firstSeen.delete(entry.path);
+          facts.lastMolt.delete(entry.path);
+          continue;
+        }
+        if (entry.oldPath) {
+          const first = facts.firstSeen.get(entry.oldPath);
+          const last = facts.lastMolt.get(entry.oldPath);
+          if (first !== undefined) facts.firstSeen.set(entry.path, first);
+          if (last) facts.lastMolt.set(entry.path, last);
+        }
+        if (!facts.firstSeen.has(entry.path)) facts.firstSeen.set(entry.path, record.time * 1000);
+        if (molt) facts.lastMolt.set(entry.path, { record, to: molt.to });
+      }
+    }
+    if (page.length < 1000) break;
+    after = page[page.length - 1].seq;
   }
-  return null;
+  return facts;
 }
 
 /** ms since the epoch of a front-matter time or date value, or null. */
@@ -88,17 +119,10 @@ export async function findDreamCandidates(vault: Vault, options: FindDreamOption
   const newest = index.list({ limit: 1 })[0];
   const now = options.now?.getTime() ?? (newest ? newest.time * 1000 : vault.clock().getTime());
 
-  const inconsistent: DreamInconsistent[] = [];
-  const firstSeen = new Map<string, number>();
-  let done = 0;
-  for (const skill of skills) {
-    const history = index.historyOf(skill.path, 500);
-    const oldest = history[history.length - 1];
-    firstSeen.set(skill.path, oldest ? oldest.time * 1000 : (timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now));
-    inconsistent.push(...inconsistenciesOf(skill, history));
-    done += 1;
-    if (done % 50 === 0 || done === skills.length) progress?.({ phase: 'history', done, total: skills.length });
-  }
+  const facts = skillFacts(index, [vault.layout.skills, vault.layout.skillsArchive]);
+  progress?.({ phase: 'history', done: skills.length, total: skills.length });
+  const inconsistent = skills.flatMap((skill) => inconsistenciesOf(skill, facts.lastMolt.get(skill.path) ?? null));
+  const firstSeen = (skill: Note) => facts.firstSeen.get(skill.path) ?? timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now;
 
   const byPath = new Map(skills.map((s) => [s.path, s]));
   const comparable = skills.filter((s) => s.text !== null && s.problem === null);
@@ -120,7 +144,7 @@ export async function findDreamCandidates(vault: Vault, options: FindDreamOption
   const stale: DreamStale[] = [];
   for (const skill of skills) {
     const used = lastUse.get(skill.path) ?? null;
-    const since = Math.max(used ?? 0, firstSeen.get(skill.path) ?? now);
+    const since = Math.max(used ?? 0, firstSeen(skill));
     const days = Math.floor((now - since) / DAY_MS);
     if (days >= staleDays) stale.push({ skill: skill.path, lastUsed: used === null ? null : dayOf(used), days });
   }
@@ -148,7 +172,7 @@ async function lastUses(vault: Vault, notes: readonly Note[], files: VaultFile[]
 }
 
 /** A skill's inconsistent fields, each with the fields a fixing molt would set. */
-function inconsistenciesOf(skill: Note, history: readonly CommitRecord[]): DreamInconsistent[] {
+function inconsistenciesOf(skill: Note, molt: { record: CommitRecord; to: number } | null): DreamInconsistent[] {
   const out: DreamInconsistent[] = [];
   if (skill.problem) {
     out.push({ skill: skill.path, field: 'front matter', problem: `cannot be read: ${skill.problemMessage ?? skill.problem}`, fix: null });
@@ -157,7 +181,6 @@ function inconsistenciesOf(skill: Note, history: readonly CommitRecord[]): Dream
   const fm = skill.frontmatter;
   const stem = fileStem(skill.path);
   const version = fm.version;
-  const molt = lastMolt(history);
   let base = typeof version === 'number' && Number.isInteger(version) && version >= 1 ? version : null;
   if (molt && base !== molt.to) {
     const edit = molt.record.editId ?? molt.record.sha.slice(0, 12);

@@ -65,7 +65,7 @@ export interface SimilarityOptions {
 }
 
 /** The score from which a pair is reported (measured by scripts/dream-measure.ts on generated sets). */
-export const DUPLICATE_THRESHOLD = 0.6;
+const DUPLICATE_THRESHOLD = 0.6;
 /** Weights of the score (measured the same way). */
 const WEIGHTS = { step: 0.6, cos: 0.3, trigger: 0.1, name: 0.1, key: 1 };
 /** A step is covered when this share of its words is in one step (or two adjacent ones) of the other skill. */
