@@ -15,6 +15,7 @@ import {
   type LinkKind,
   type LintReport,
   listUncommitted,
+  countUncommitted,
   type Note,
   type NoteType,
   normalizeNotePath,
@@ -402,7 +403,7 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
 
 /** How many files have changes nobody committed (the overview's notice). */
 export async function fetchUncommittedCount(): Promise<number> {
-  return (await listUncommitted(await getVault())).length;
+  return countUncommitted(await getVault());
 }
 
 // ---- The dream review ----

@@ -37,7 +37,7 @@ export { showInboxItem } from './inbox/detail';
 export { acceptInboxItem, rejectInboxItem, EDITED_ACCEPT_MARKER, isEditedAccept } from './inbox/decide';
 export * from './history/revert-types';
 export { planRevert, revertEdit } from './history/revert';
-export { listUncommitted, commitUncommitted } from './history/uncommitted';
+export { listUncommitted, commitUncommitted, countUncommitted } from './history/uncommitted';
 export * from './agents/edit-ops';
 export * from './agents/move-ops';
 export * from './dream/types';
