@@ -2,9 +2,9 @@ import { isChangelogPath } from '../config';
 import { isVaultError } from '../errors';
 import { parseRawDiff, type RawChange } from '../history/reverse';
 import { formatDate } from '../ids';
-import { threeWayMerge } from '../inbox/merge';
 import { hashBytes, parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';
 import { basenameOf } from '../notes/paths';
+import { mergeClean } from '../git/merge-file';
 import { runGit } from '../git/repo';
 import type { FileChange } from '../write/edit-types';
 import type { Vault } from '../vault';
@@ -97,17 +97,17 @@ async function rebaseText(
   if (path.toLowerCase().endsWith('.md') && vBase !== null && vTheirs !== null && vOurs !== null && vBase !== vTheirs) {
     const now = parseFrontmatter(ours);
     const fields = now.ok ? { version: now.data.version, last_updated: now.data.last_updated, updated: now.data.updated } : {};
-    const merged = await threeWayMerge(vault, setFrontmatterFields(base, fields), ours, setFrontmatterFields(theirs, fields));
-    if (merged.conflicts > 0) return null;
+    const merged = await mergeClean(vault, { ours, base: setFrontmatterFields(base, fields), theirs: setFrontmatterFields(theirs, fields) });
+    if (merged === null) return null;
     const today = formatDate(vault.clock());
     const to = vOurs + (vTheirs - vBase);
     const after = parseFrontmatter(theirs);
     const setsUpdated = after.ok && after.data.updated !== undefined;
-    const text = setFrontmatterFields(merged.text, { version: to, last_updated: today, ...(setsUpdated ? { updated: today } : {}) });
+    const text = setFrontmatterFields(merged, { version: to, last_updated: today, ...(setsUpdated ? { updated: today } : {}) });
     return { text, version: { from: vOurs, to } };
   }
-  const merged = await threeWayMerge(vault, base, ours, theirs);
-  return merged.conflicts > 0 ? null : { text: merged.text, version: null };
+  const merged = await mergeClean(vault, { ours, base, theirs });
+  return merged === null ? null : { text: merged, version: null };
 }
 
 /**

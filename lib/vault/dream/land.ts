@@ -1,7 +1,7 @@
 import { isVaultError, VaultError } from '../errors';
 import { oneLine } from '../git/changelog';
 import { TRAILER } from '../git/commit-message';
-import { gitConfig, runGit } from '../git/repo';
+import { commitEnv, runGit } from '../git/repo';
 import { assertNoSecret } from '../write/secrets';
 import { OPS, type Op } from '../write/edit-types';
 import type { Vault } from '../vault';
@@ -118,13 +118,6 @@ export async function landDreamChanges(vault: Vault, input: { runId: string; cha
   return report;
 }
 
-/** The person's git identity, as the write path commits their edits. */
-async function personIdentity(vault: Vault): Promise<{ name: string; email: string }> {
-  const name = vault.person.slice('human:'.length);
-  const email = (await gitConfig(vault.repo, 'user.email')) ?? `${name.replace(/[^A-Za-z0-9._-]+/g, '.')}@localhost`;
-  return { name, email };
-}
-
 /**
  * Dismisses chosen changes of a dream run (absent: every change not landed): the person does not
  * want them. Recorded in git, on the dream branch itself, as one commit whose tree is the branch's
@@ -150,18 +143,10 @@ export async function dismissDreamChanges(vault: Vault, input: { runId: string; 
       report.settled = await settleDreamRun(vault, run.runId);
       return report;
     }
-    const who = await personIdentity(vault);
-    const seconds = Math.floor(vault.clock().getTime() / 1000);
+    const who = vault.gitIdentity(vault.person);
+    const env = commitEnv({ author: who, committer: who, date: vault.clock() });
     const count = report.dismissed.length;
     const message = `dismiss ${count} change${count === 1 ? '' : 's'} of dream run ${run.runId}\n\n${reason || `dismissed by ${vault.person}`}\n\n${TRAILER.actor}: ${vault.person}\n${DREAM_TRAILER}: ${run.runId}\n${DREAM_DISMISSED_TRAILER}: ${report.dismissed.join(' ')}\n`;
-    const env = {
-      GIT_AUTHOR_NAME: who.name,
-      GIT_AUTHOR_EMAIL: who.email,
-      GIT_AUTHOR_DATE: `${seconds} +0000`,
-      GIT_COMMITTER_NAME: who.name,
-      GIT_COMMITTER_EMAIL: who.email,
-      GIT_COMMITTER_DATE: `${seconds} +0000`,
-    };
     const commit = (await runGit(vault.repo, ['commit-tree', `${run.tip}^{tree}`, '-p', run.tip, '-F', '-'], env, message)).trim();
     try {
       await runGit(vault.repo, ['update-ref', '-m', `lucid: ${message.split('\n')[0]}`, ref, commit, run.tip]);

@@ -1,5 +1,5 @@
 import { VaultError } from '../errors';
-import { offsetOf, runGit, showFile, toTop, vaultPathOf, type GitIdentity, type GitRepo } from './repo';
+import { commitEnv, runGit, showFile, toTop, vaultPathOf, type GitIdentity, type GitRepo } from './repo';
 
 /**
  * Work on commits other than HEAD (a dream branch): reading a commit's files and committing to
@@ -80,16 +80,7 @@ export async function commitToRef(repo: GitRepo, request: RefCommitRequest): Pro
   await runGit(repo, ['check-ref-format', request.ref]).catch(() => {
     throw new VaultError('invalid_input', `${request.ref} is not a valid branch name.`);
   });
-  const stamp = `${Math.floor(request.date.getTime() / 1000)} ${offsetOf(request.date)}`;
-  const env = {
-    GIT_INDEX_FILE: request.indexFile,
-    GIT_AUTHOR_NAME: request.author.name,
-    GIT_AUTHOR_EMAIL: request.author.email,
-    GIT_AUTHOR_DATE: stamp,
-    GIT_COMMITTER_NAME: request.committer.name,
-    GIT_COMMITTER_EMAIL: request.committer.email,
-    GIT_COMMITTER_DATE: stamp,
-  };
+  const env = commitEnv(request);
   await runGit(repo, ['read-tree', request.parent], env);
   let info = '';
   for (const change of request.changes) {
