@@ -1,5 +1,5 @@
 import { applyDreamRun, findDreamCandidates, type DreamFindings, type DreamProgress, type DreamRun } from '../lib/vault';
-import { openCliVault, printJson, UsageError, type Io } from './shared';
+import { openCliVault, printJson, shellQuote, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -58,14 +58,17 @@ function printFindings(io: Io, f: DreamFindings, staleDays: number): void {
   }
 }
 
-function printRun(io: Io, run: DreamRun): void {
+function printRun(io: Io, run: DreamRun, vault: string | null): void {
   if (run.changes.length === 0) io.out('\nNothing to change: no branch was made.');
   else {
     io.out(
       `\nMade branch ${run.branch} on ${run.base.slice(0, 7)} with ${plural(run.changes.length, 'change')} (your branch, its files and its index are untouched):`,
     );
     for (const c of run.changes) io.out(`  ${c.sha.slice(0, 7)} ${c.op.padEnd(7)} ${c.paths.join(', ')}`);
-    io.out(`Review and merge them on the dashboard's Dream page, or look with: git log -p ${run.branch}`);
+    io.out(
+      `Review them with: lucid dream show ${run.runId}${vault ? ` --vault ${shellQuote(vault)}` : ''} (--diff for the patches), or on the dashboard's /dream page.`,
+    );
+    io.out(`Land the ones you want with lucid dream land ${run.runId} CHANGE... (or --all); nothing changes on your branch until you do.`);
   }
   for (const s of run.skipped) io.err(`Left out (${s.op}): ${s.why}`);
 }
@@ -112,9 +115,9 @@ export const dreamCommands = {
         }
         printFindings(io, findings, staleDays ?? 60);
         const found = findings.duplicates.length + findings.stale.length + findings.inconsistent.length;
-        if (run) printRun(io, run);
+        if (run) printRun(io, run, (values.vault as string | undefined) ? vault.root : null);
         else if (found === 0) io.out('\nThe skills are tidy: nothing to change.');
-        else io.out(`\nNothing was changed. To propose these changes on a branch for review: lucid dream --apply --vault ${vault.root}`);
+        else io.out(`\nNothing was changed. To propose these changes on a branch for review: lucid dream --apply --vault ${shellQuote(vault.root)}`);
         return 0;
       } finally {
         vault.close();

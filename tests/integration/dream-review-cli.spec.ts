@@ -92,4 +92,23 @@ describe('lucid dream review verbs', () => {
     expect(tv.git(['for-each-ref', 'refs/heads/dream'])).toBe('');
     expect((await dream(tv, ['show', run.runId])).code).toBe(1);
   });
+
+  it('--apply ends by saying how to review the run, and that command shows it', async () => {
+    const misnamed = skillText('other-name', 1, 'renaming things', ['Look.', 'Rename.']);
+    const { tv, vault } = await installedVault({ 'skills/misnamed.md': misnamed });
+    vault.close();
+    vaults.push(tv);
+    const head = tv.head();
+    const applied = await dream(tv, ['--apply']);
+    expect(applied).toMatchObject({ code: 0, stderr: '' });
+    expect(tv.head()).toBe(head);
+    const runId = /lucid dream show (\S+) --vault /.exec(applied.stdout)?.[1] ?? '';
+    expect(runId).toMatch(/^\d{8}-\d{6}-[a-z2-7]{4}$/);
+    expect(applied.stdout).toContain(`--vault ${tv.root}`);
+    expect(applied.stdout).toContain('/dream page');
+    expect(applied.stdout).toContain(`lucid dream land ${runId} CHANGE... (or --all)`);
+    const shown = await dream(tv, ['show', runId]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('pending  molt skills/misnamed.md');
+  });
 });
