@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DreamChangeDetail } from '@/components/dream-change-detail';
 import { DreamEmpty } from '@/components/dream-empty';
 import { DreamRunList } from '@/components/dream-run-list';
+import { usePageKeys } from '@/components/page-keys';
 import {
   DreamActionError,
   type DreamChangeItem,
@@ -30,11 +31,6 @@ const KEYS: [string, string][] = [
   ['l', 'land'],
   ['d', 'dismiss'],
 ];
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
-}
 
 function noticeOf(error: unknown): Notice {
   if (error instanceof DreamActionError) return { kind: 'error', text: error.message };
@@ -133,19 +129,7 @@ export function DreamView({ initial, initialRun, initialChange }: { initial: Dre
       handler();
     };
   });
-  useEffect(() => {
-    let afterG = false;
-    const listener = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || event.metaKey || event.ctrlKey || event.altKey || event.defaultPrevented) return;
-      // `g` then a letter is the app's section jump (KeyboardNav): `g d` goes to this page, it does not dismiss.
-      const wasG = afterG;
-      afterG = event.key === 'g';
-      if (wasG) return;
-      onKey.current(event);
-    };
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
+  usePageKeys(onKey);
 
   useEffect(() => {
     if (!focusRow.current || !current) return;

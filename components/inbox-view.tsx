@@ -12,6 +12,7 @@ import { InboxKeysHint } from '@/components/inbox-keys-hint';
 import { InboxMerge } from '@/components/inbox-merge';
 import { InboxQueue } from '@/components/inbox-queue';
 import { InboxRejectForm } from '@/components/inbox-reject-form';
+import { usePageKeys } from '@/components/page-keys';
 import {
   acceptInboxItem,
   hasConflictMarkers,
@@ -33,11 +34,6 @@ type Notice = { kind: 'ok'; text: string } | { kind: 'error'; text: string; deta
 
 const sameFilter = (a: InboxFilterValues, b: InboxFilterValues) =>
   (a.agent ?? '') === (b.agent ?? '') && (a.flag ?? '') === (b.flag ?? '') && (a.action ?? '') === (b.action ?? '');
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
-}
 
 /** An action's failure in words; a conflict offers to reload the item as it is now. */
 function noticeOf(error: unknown): Notice {
@@ -195,19 +191,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
       run();
     };
   });
-  useEffect(() => {
-    let afterG = false;
-    const listener = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || event.metaKey || event.ctrlKey || event.altKey || event.defaultPrevented) return;
-      // `g` then a letter is the app's section jump (KeyboardNav): that letter is not ours.
-      const wasG = afterG;
-      afterG = event.key === 'g';
-      if (wasG) return;
-      onKey.current(event);
-    };
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
+  usePageKeys(onKey);
 
   useEffect(() => {
     if (!focusRow.current || currentId === null || mode !== 'view') return;
