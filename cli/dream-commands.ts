@@ -3,7 +3,12 @@ import { openCliVault, printJson, shellQuote, UsageError, type Io } from './shar
 
 type Values = Record<string, string | boolean | undefined>;
 
-const PHASES: Record<DreamProgress['phase'], string> = { read: 'reading skills', history: 'reading their history', compare: 'comparing skills' };
+const PHASES: Record<DreamProgress['phase'], string> = {
+  read: 'reading skills',
+  history: 'reading their history',
+  compare: 'comparing skills',
+  apply: 'committing changes to the dream branch',
+};
 
 /** Progress on stderr, one line rewritten in place, only when stderr is a terminal. */
 function progressLine(io: Io & { isTTY?: boolean }): { update: (p: DreamProgress) => void; done: () => void } {
@@ -108,7 +113,9 @@ export const dreamCommands = {
           else io.out(message);
           return 0;
         }
-        const run = values.apply ? await applyDreamRun(vault, findings) : null;
+        const applying = progressLine(io);
+        const run = values.apply ? await applyDreamRun(vault, findings, { onProgress: applying.update }) : null;
+        applying.done();
         if (values.json) {
           printJson(io, run ? { findings, run } : findings);
           return 0;

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import nodePath from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyDreamRun, findDreamCandidates, type Vault } from '../../lib/vault/index';
 import { SKILL_DEPLOY, SKILL_FLAKY, SKILL_PG_BACKUP, SKILL_PG_RESTORE, SKILL_RETRY } from '../support/dream-vault';
@@ -61,8 +63,14 @@ describe('applyDreamRun', () => {
 
     const head0 = tv.head();
     expect(tv.git(['status', '--porcelain'])).toBe('');
+    // a person's staged work: it must stay staged, as it is, and out of every dream commit
+    tv.write('notes/draft.md', '# Draft\n\nStaged by hand.\n');
+    tv.git(['add', 'notes/draft.md']);
+    const staged = tv.git(['ls-files', '-s', 'notes/draft.md']);
+    const progress: string[] = [];
     let agentCommit = '';
     const run = await applyDreamRun(vault, only, {
+      onProgress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
       beforeCommit: async (n) => {
         if (n !== 1) return;
         const written = await vault.edit({
@@ -80,8 +88,10 @@ describe('applyDreamRun', () => {
     expect(tv.git(['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/main');
     expect(tv.head()).toBe(agentCommit);
     expect(tv.git(['rev-parse', `${agentCommit}^`]).trim()).toBe(head0);
-    expect(tv.git(['diff', '--cached', '--name-only'])).toBe('');
-    expect(tv.git(['status', '--porcelain'])).toBe('');
+    expect(tv.git(['diff', '--cached', '--name-only']).trim()).toBe('notes/draft.md');
+    expect(tv.git(['ls-files', '-s', 'notes/draft.md'])).toBe(staged);
+    expect(tv.git(['status', '--porcelain']).trim()).toBe('A  notes/draft.md');
+    expect(progress).toEqual(['apply 0/3', 'apply 1/3', 'apply 2/3', 'apply 3/3']);
     expect(tv.exists('skills/retry-intermittent-tests.md')).toBe(true);
     expect(tv.exists('skills/archive/retry-intermittent-tests.md')).toBe(false);
     expect(tv.exists('skills/archive/old-deploy.md')).toBe(false);
@@ -98,6 +108,11 @@ describe('applyDreamRun', () => {
     expect(shas).toEqual(run.changes.map((c) => c.sha));
     for (const [i, sha] of shas.entries()) {
       const t = trailers(tv, sha);
+      // written by the dream agent, committed by the person who ran it
+      expect(tv.git(['log', '-1', '--format=%an <%ae> | %cn', sha]).trim()).toBe(
+        `agent:dream <dream@agents.lucid.invalid> | ${tv.git(['config', 'user.name']).trim()}`,
+      );
+      expect(tv.git(['ls-tree', '-r', '--name-only', sha])).not.toContain('notes/draft.md');
       expect(t).toMatchObject({ 'Lucid-Actor': 'agent:dream', 'Lucid-Op': run.changes[i].op, 'Lucid-Dream': run.runId });
       expect(t['Lucid-Edit']).toMatch(/^e[a-z2-7]{12}$/);
       const added = tv
@@ -136,6 +151,8 @@ describe('applyDreamRun', () => {
       expect(tipFiles.has(file) || tipFiles.has(file.replace(/^skills\//, 'skills/archive/'))).toBe(true);
     }
     expect(tv.git(['ls-files', '--others', '--exclude-standard'])).toBe('');
+    // no temporary index left behind
+    expect(readdirSync(nodePath.join(tv.root, '.lucid')).filter((name) => name.includes('index'))).toEqual([]);
   });
 
   it('creates no branch when there is nothing to change', async () => {

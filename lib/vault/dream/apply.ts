@@ -257,7 +257,8 @@ async function changelogChanges(vault: Vault, tip: Tip, line: string, month: str
  * rewritten across the vault), then stale skills are archived the same way. A skill takes part in
  * one merge at most; a change that cannot be made (a note in the way, a skill gone) is left out
  * and listed in `skipped`. Nothing is deleted. With no change to make, no branch is created.
- * `beforeCommit(n)` is awaited before the n-th commit (a test hook).
+ * `beforeCommit(n)` is awaited before the n-th commit (a test hook); `onProgress` is told before
+ * each finding is built and once at the end (phase `apply`).
  */
 export async function applyDreamRun(vault: Vault, findings: DreamFindings, options: ApplyDreamOptions = {}): Promise<DreamRun> {
   const base = await headCommit(vault.repo);
@@ -272,7 +273,8 @@ export async function applyDreamRun(vault: Vault, findings: DreamFindings, optio
   const planned = planRun(vault, findings, () => formatDate(clock()));
   const changes: DreamChange[] = [];
   const skipped: DreamRun['skipped'] = [];
-  for (const change of planned) {
+  for (const [n, change] of planned.entries()) {
+    options.onProgress?.({ phase: 'apply', done: n, total: planned.length });
     const reason = maskSecrets(oneLine(change.reason)).text;
     const built = await change.build(tip);
     if (typeof built === 'string') {
@@ -312,5 +314,6 @@ export async function applyDreamRun(vault: Vault, findings: DreamFindings, optio
     for (const c of logChanges) tip.files.add(c.path);
     changes.push({ sha, op: change.op, paths: built.changes.map((c) => c.path), reason });
   }
+  options.onProgress?.({ phase: 'apply', done: planned.length, total: planned.length });
   return { runId, branch, base, changes, skipped };
 }

@@ -36,7 +36,7 @@ export interface DreamFindings {
 
 /** Progress of a long pass: `done` of `total` units of `phase`. */
 export interface DreamProgress {
-  phase: 'read' | 'history' | 'compare';
+  phase: 'read' | 'history' | 'compare' | 'apply';
   done: number;
   total: number;
 }
@@ -64,6 +64,8 @@ export interface ApplyDreamOptions {
   now?: Date;
   /** test hook, awaited before the n-th change (0-based) is committed on the branch */
   beforeCommit?: (n: number) => Promise<void>;
+  /** told after each finding is made a commit or left out (phase `apply`, `done` of `total` changes) */
+  onProgress?: (progress: DreamProgress) => void;
 }
 
 /** A dream run written as the branch `dream/<runId>`. */
