@@ -8,10 +8,11 @@ const PHASES: Record<DreamProgress['phase'], string> = {
   history: 'reading their history',
   compare: 'comparing skills',
   apply: 'committing changes to the dream branch',
+  land: 'landing changes',
 };
 
 /** Progress on stderr, one line rewritten in place, only when stderr is a terminal. */
-function progressLine(io: Io & { isTTY?: boolean }): { update: (p: DreamProgress) => void; done: () => void } {
+export function progressLine(io: Io & { isTTY?: boolean }): { update: (p: DreamProgress) => void; done: () => void } {
   const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
   if (!tty) return { update: () => undefined, done: () => undefined };
   let last = 0;

@@ -1,4 +1,5 @@
 import { dismissDreamChanges, dreamChangePatch, type DreamRunView, landDreamChanges, listDreamRuns, showDreamRun, type Vault } from '../lib/vault';
+import { progressLine } from './dream-commands';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -85,7 +86,9 @@ async function review(io: Io, verb: Verb, values: Values, args: string[]): Promi
     const [runId, ...rest] = args;
     if (verb === 'show') return await show(io, vault, runId, values);
     if (verb === 'land') {
-      const report = await landDreamChanges(vault, { runId, changes: named(verb, values, rest) });
+      const progress = progressLine(io);
+      const report = await landDreamChanges(vault, { runId, changes: named(verb, values, rest) }, { onProgress: progress.update });
+      progress.done();
       if (values.json) printJson(io, report);
       else {
         for (const l of report.landed) io.out(`Landed ${l.id} as ${l.commit.slice(0, 7)} (edit ${l.editId})${l.rebased ? ', merged onto later edits' : ''}.`);

@@ -17,10 +17,11 @@ afterEach(() => {
   for (const tv of vaults.splice(0)) tv.cleanup();
 });
 
-async function dream(tv: TempVault, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function dream(tv: TempVault, args: string[], tty = false): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: Io = {
+  const io: Io & { isTTY?: boolean } = {
+    ...(tty ? { isTTY: true } : {}),
     out: (t) => {
       stdout += `${t}\n`;
     },
@@ -99,8 +100,11 @@ describe('lucid dream review verbs', () => {
     vault.close();
     vaults.push(tv);
     const head = tv.head();
-    const applied = await dream(tv, ['--apply']);
-    expect(applied).toMatchObject({ code: 0, stderr: '' });
+    const applied = await dream(tv, ['--apply'], true);
+    expect(applied.code).toBe(0);
+    // on a terminal: one line rewritten in place while it commits, cleared at the end
+    expect(applied.stderr).toContain('\r\u001b[Kdream: committing changes to the dream branch 1/1');
+    expect(applied.stderr.endsWith('\r\u001b[K\n')).toBe(true);
     expect(tv.head()).toBe(head);
     const runId = /lucid dream show (\S+) --vault /.exec(applied.stdout)?.[1] ?? '';
     expect(runId).toMatch(/^\d{8}-\d{6}-[a-z2-7]{4}$/);
@@ -110,5 +114,10 @@ describe('lucid dream review verbs', () => {
     const shown = await dream(tv, ['show', runId]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('pending  molt skills/misnamed.md');
+    const landed = await dream(tv, ['land', runId, '--all'], true);
+    expect(landed.code).toBe(0);
+    expect(landed.stderr).toContain('\r\u001b[Kdream: landing changes 1/1');
+    expect(landed.stdout).toMatch(/^Landed e[a-z2-7]{12} as [0-9a-f]{7}/m);
+    expect(tv.read('skills/misnamed.md')).toMatch(/^name: misnamed$/m);
   });
 });

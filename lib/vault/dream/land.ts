@@ -7,7 +7,7 @@ import { OPS, type Op } from '../write/edit-types';
 import type { Vault } from '../vault';
 import { planDreamChange } from './change-plan';
 import { DREAM_CHANGE_TRAILER, DREAM_DISMISSED_TRAILER, dreamRef, type DreamChangeView, findDreamChange, type DreamRunView, showDreamRun } from './runs';
-import { DREAM_TRAILER } from './types';
+import { DREAM_TRAILER, type DreamProgress } from './types';
 
 /**
  * A person's decisions on a dream run: landing changes on the vault's current branch (each through
@@ -69,13 +69,20 @@ const CHANGE_LEVEL = ['conflict', 'schema_violation', 'invalid_frontmatter', 'fo
  * version numbers it lands with). Each change is rebased onto the vault's text now (see
  * change-plan.ts); one that no longer applies is skipped with the reason, and the others go on. A
  * person's uncommitted version of a file is committed as theirs first. When every change is then
- * landed or dismissed, the branch is deleted.
+ * landed or dismissed, the branch is deleted. `onProgress` is told before each chosen change and
+ * once at the end (phase `land`).
  */
-export async function landDreamChanges(vault: Vault, input: { runId: string; changes?: string[] }): Promise<LandReport> {
+export async function landDreamChanges(
+  vault: Vault,
+  input: { runId: string; changes?: string[] },
+  options: { onProgress?: (progress: DreamProgress) => void } = {},
+): Promise<LandReport> {
   await assertNotCheckedOut(vault, input.runId);
   const run = await showDreamRun(vault, input.runId, { plan: false });
   const report: LandReport = { runId: run.runId, landed: [], skipped: [], settled: false };
-  for (const change of chosen(run, input.changes, ['pending', 'inapplicable'])) {
+  const picked = chosen(run, input.changes, ['pending', 'inapplicable']);
+  for (const [n, change] of picked.entries()) {
+    options.onProgress?.({ phase: 'land', done: n, total: picked.length });
     if (change.status === 'landed') {
       report.skipped.push({ id: change.id, why: `It landed already (commit ${change.landed?.commit.slice(0, 7)}).` });
       continue;
@@ -114,6 +121,7 @@ export async function landDreamChanges(vault: Vault, input: { runId: string; cha
       report.skipped.push({ id: change.id, why });
     }
   }
+  options.onProgress?.({ phase: 'land', done: picked.length, total: picked.length });
   report.settled = await settleDreamRun(vault, run.runId);
   return report;
 }

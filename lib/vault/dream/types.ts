@@ -36,7 +36,7 @@ export interface DreamFindings {
 
 /** Progress of a long pass: `done` of `total` units of `phase`. */
 export interface DreamProgress {
-  phase: 'read' | 'history' | 'compare' | 'apply';
+  phase: 'read' | 'history' | 'compare' | 'apply' | 'land';
   done: number;
   total: number;
 }
