@@ -1,4 +1,4 @@
-import { applyDreamRun, findDreamCandidates, type DreamFindings, type DreamProgress, type DreamRun } from '../lib/vault';
+import { applyDreamRun, DEFAULT_STALE_DAYS, findDreamCandidates, type DreamFindings, type DreamProgress, type DreamRun } from '../lib/vault';
 import { openCliVault, printJson, shellQuote, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -86,7 +86,7 @@ export const dreamCommands = {
     usage:
       'lucid dream [--vault DIR] [--stale-days N] [--apply] [--json]\n\n' +
       '  Finds skills that look like the same procedure (a score and the evidence for each pair), skills no\n' +
-      "  session used for N days (default 60, counted to the vault's newest commit), and inconsistent fields\n" +
+      `  session used for N days (default ${DEFAULT_STALE_DAYS}, counted to the vault's newest commit), and inconsistent fields\n` +
       '  (a version its molts do not explain, a missing trigger, a name that is not the file name). Changes nothing.\n\n' +
       '  --apply  make the changes on a new branch dream/<run id>, one commit per change, without switching\n' +
       '           branches or touching your files: merges (the survivor molts to the union of both procedures),\n' +
@@ -121,7 +121,7 @@ export const dreamCommands = {
           printJson(io, run ? { findings, run } : findings);
           return 0;
         }
-        printFindings(io, findings, staleDays ?? 60);
+        printFindings(io, findings, staleDays ?? DEFAULT_STALE_DAYS);
         const found = findings.duplicates.length + findings.stale.length + findings.inconsistent.length;
         if (run) printRun(io, run, (values.vault as string | undefined) ? vault.root : null);
         else if (found === 0) io.out('\nThe skills are tidy: nothing to change.');

@@ -46,7 +46,7 @@ export { applyDreamRun } from './dream/apply';
 export { dreamCandidatesForAgent } from './dream/candidates';
 export * from './dream/runs';
 export { landDreamChanges, dismissDreamChanges } from './dream/land';
-export { isArchivedSkill, vaultNow } from './skills/stale';
+export { DEFAULT_STALE_DAYS, isArchivedSkill, vaultNow } from './skills/stale';
 export { skillHistory, skillDiff, skillVersionText, type SkillHistory, type SkillVersion } from './skills/history';
 export { restoreSkillVersion } from './skills/restore';
 export { listSkills, findSkillPath, type SkillList, type SkillRow } from './skills/list';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main';
 import type { Io } from '../../cli/shared';
-import { endSession, findDreamCandidates, initVault, moltSkill, startSession, type Vault } from '../../lib/vault/index';
+import { DEFAULT_STALE_DAYS, endSession, findDreamCandidates, initVault, listSkills, moltSkill, startSession, type Vault } from '../../lib/vault/index';
 import { SKILL_FLAKY, SKILL_PG_BACKUP, SKILL_PG_RESTORE, SKILL_RETRY } from '../support/dream-vault';
 import { cleanedAfterEach, connectInMemory, ok, textOf } from '../support/mcp';
 import { makeTempVault, snapshot, type TempVault } from '../support/temp-vault';
@@ -54,6 +54,32 @@ describe('findDreamCandidates', () => {
     expect(longer.stale).toEqual([
       { skill: 'skills/postgres-backup.md', lastUsed: null, days: 90 },
       { skill: 'skills/flaky-ci.md', lastUsed: used.slice(0, 10), days: 10 },
+    ]);
+  });
+
+  it('judges staleness as the skills page does: one default, the same clock, uses under a name the skill had before a rename', async () => {
+    const { tv, vault } = await vaultWith({ 'skills/flaky-ci.md': SKILL_FLAKY, 'skills/postgres-backup.md': SKILL_PG_BACKUP });
+    const start = headTime(tv);
+    const used = new Date((start + 50 * DAY) * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    // a session used flaky-ci; then a person renamed it by hand, leaving the session's link as it was
+    commitAt(tv, { 'sessions/20261201-120000-claude-code-abcd.md': session('skills/flaky-ci', used) }, start + 50 * DAY, 'a session');
+    const env = { ...tv.env, GIT_AUTHOR_DATE: `${start + 51 * DAY} +0000`, GIT_COMMITTER_DATE: `${start + 51 * DAY} +0000` } as unknown as NodeJS.ProcessEnv;
+    execFileSync('git', ['mv', 'skills/flaky-ci.md', 'skills/ci-flakes.md'], { cwd: tv.root, env });
+    execFileSync('git', ['commit', '-q', '-m', 'rename by hand'], { cwd: tv.root, env });
+    commitAt(tv, { 'notes/later.md': '# Later\n' }, start + 100 * DAY, 'a hundred days on');
+
+    const findings = await findDreamCandidates(vault);
+    const list = await listSkills(vault);
+    expect(list.staleDays).toBe(DEFAULT_STALE_DAYS);
+    expect(findings.stale).toEqual([{ skill: 'skills/postgres-backup.md', lastUsed: null, days: 100 }]);
+    const stale = list.skills.filter((s) => s.stale).map((s) => ({ skill: s.path, days: s.idleDays }));
+    expect(stale).toEqual(findings.stale.map((s) => ({ skill: s.skill, days: s.days })));
+    expect(list.skills.find((s) => s.path === 'skills/ci-flakes.md')).toMatchObject({ idleDays: 50, stale: false });
+    // ten days shorter: the renamed skill's use under its old name is what keeps it from being stale at 60
+    const shorter = await findDreamCandidates(vault, { staleDays: 50 });
+    expect(shorter.stale.map((s) => [s.skill, s.lastUsed, s.days])).toEqual([
+      ['skills/postgres-backup.md', null, 100],
+      ['skills/ci-flakes.md', used.slice(0, 10), 50],
     ]);
   });
 

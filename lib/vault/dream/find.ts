@@ -1,15 +1,13 @@
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
-import { linkTarget } from '../notes/note-formats';
-import type { Note, VaultFile } from '../notes/note';
+import type { Note } from '../notes/note';
 import { isUnderFolded } from '../notes/protected';
 import type { Vault } from '../vault';
+import { moltOf } from '../skills/history';
+import { DEFAULT_STALE_DAYS, isArchivedSkill, staleness, vaultNow } from '../skills/stale';
+import { skillUsage } from '../skills/usage';
 import { findSimilarPairs } from './similarity';
 import type { DreamDuplicate, DreamFindings, DreamInconsistent, DreamStale, FindDreamOptions } from './types';
 
-/** Days without a session naming a skill in `skills_used` before the dream pass calls it stale (the skills page's default too). */
-const DEFAULT_STALE_DAYS = 60;
-
-const DAY_MS = 86_400_000;
 const MOLT_TRAILER = 'Lucid-Molt';
 
 /** The skills of the vault: notes of type skill in the skills folder (its archive left out), not archived. */
@@ -18,9 +16,8 @@ function listActiveSkills(vault: Vault, notes: readonly Note[]): Note[] {
     (n) =>
       n.path.toLowerCase().endsWith('.md') &&
       isUnderFolded(n.path, vault.layout.skills) &&
-      !isUnderFolded(n.path, vault.layout.skillsArchive) &&
       n.lucidType === 'skill' &&
-      n.frontmatter.status !== 'archived',
+      !isArchivedSkill(vault, n.path, n.frontmatter),
   );
 }
 
@@ -29,16 +26,11 @@ export function fileStem(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
 }
 
-/** `name from->to` of a Lucid-Molt trailer. */
-function parseMolt(value: string | undefined): { from: number; to: number } | null {
-  const match = value ? /\s(\d+)->(\d+)$/.exec(value) : null;
-  return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
-}
-
-/** What the history says of each skill path: when it first appeared, and its newest molt. */
+/** What the history says of each skill path: when it first appeared, its newest molt, and the paths it had before renames. */
 interface SkillFacts {
   firstSeen: Map<string, number>;
   lastMolt: Map<string, { record: CommitRecord; to: number }>;
+  earlierPaths: Map<string, string[]>;
 }
 
 /**
@@ -47,17 +39,18 @@ interface SkillFacts {
  * version it made, both following renames.
  */
 function skillFacts(index: CommitIndex, folders: string[]): SkillFacts {
-  const facts: SkillFacts = { firstSeen: new Map(), lastMolt: new Map() };
+  const facts: SkillFacts = { firstSeen: new Map(), lastMolt: new Map(), earlierPaths: new Map() };
   const inFolders = (path: string) => folders.some((folder) => isUnderFolded(path, folder));
   for (let after = 0; ; ) {
     const page = index.list({ folders, oldestFirst: true, afterSeq: after, limit: 1000 });
     for (const record of page) {
-      const molt = record.op === 'molt' ? parseMolt(record.trailers[MOLT_TRAILER]) : null;
+      const molt = record.op === 'molt' ? moltOf(record.trailers[MOLT_TRAILER]) : null;
       for (const entry of record.paths) {
         if (!inFolders(entry.path)) continue;
         if (entry.status === 'D') {
           facts.firstSeen.delete(entry.path);
           facts.lastMolt.delete(entry.path);
+          facts.earlierPaths.delete(entry.path);
           continue;
         }
         if (entry.oldPath) {
@@ -65,6 +58,8 @@ function skillFacts(index: CommitIndex, folders: string[]): SkillFacts {
           const last = facts.lastMolt.get(entry.oldPath);
           if (first !== undefined) facts.firstSeen.set(entry.path, first);
           if (last) facts.lastMolt.set(entry.path, last);
+          const earlier = [...(facts.earlierPaths.get(entry.oldPath) ?? []), entry.oldPath].filter((p) => p !== entry.path);
+          facts.earlierPaths.set(entry.path, [...new Set(earlier)]);
         }
         if (!facts.firstSeen.has(entry.path)) facts.firstSeen.set(entry.path, record.time * 1000);
         if (molt) facts.lastMolt.set(entry.path, { record, to: molt.to });
@@ -116,13 +111,13 @@ export async function findDreamCandidates(vault: Vault, options: FindDreamOption
   if (skills.length === 0) return { skills: 0, duplicates: [], stale: [], inconsistent: [] };
 
   const index = await vault.commits();
-  const newest = index.list({ limit: 1 })[0];
-  const now = options.now?.getTime() ?? (newest ? newest.time * 1000 : vault.clock().getTime());
+  const now = options.now ?? (await vaultNow(vault, index)).now;
 
   const facts = skillFacts(index, [vault.layout.skills, vault.layout.skillsArchive]);
   progress?.({ phase: 'history', done: skills.length, total: skills.length });
   const inconsistent = skills.flatMap((skill) => inconsistenciesOf(skill, facts.lastMolt.get(skill.path) ?? null));
-  const firstSeen = (skill: Note) => facts.firstSeen.get(skill.path) ?? timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now;
+  const firstSeen = (skill: Note) =>
+    facts.firstSeen.get(skill.path) ?? timeOf(skill.frontmatter.created) ?? timeOf(skill.frontmatter.last_updated) ?? now.getTime();
 
   const byPath = new Map(skills.map((s) => [s.path, s]));
   const comparable = skills.filter((s) => s.text !== null && s.problem === null);
@@ -140,35 +135,17 @@ export async function findDreamCandidates(vault: Vault, options: FindDreamOption
     return { a: a.path, b: b.path, score: p.score, evidence: p.evidence };
   });
 
-  const lastUse = await lastUses(vault, notes, files);
+  const usage = await skillUsage(vault, { files, notes });
   const stale: DreamStale[] = [];
   for (const skill of skills) {
-    const used = lastUse.get(skill.path) ?? null;
-    const since = Math.max(used ?? 0, firstSeen(skill));
-    const days = Math.floor((now - since) / DAY_MS);
-    if (days >= staleDays) stale.push({ skill: skill.path, lastUsed: used === null ? null : dayOf(used), days });
+    // Uses recorded under the skill's earlier names count too, as on the skills page.
+    const uses = [skill.path, ...(facts.earlierPaths.get(skill.path) ?? [])].map((path) => usage.get(path)?.lastUsed ?? null);
+    const used = Math.max(...uses.map((u) => (u === null ? Number.NEGATIVE_INFINITY : Date.parse(u))));
+    const idle = staleness(new Date(Math.max(used, firstSeen(skill))), now, staleDays);
+    if (idle.stale) stale.push({ skill: skill.path, lastUsed: Number.isFinite(used) ? dayOf(used) : null, days: idle.days });
   }
   stale.sort((x, y) => y.days - x.days || x.skill.localeCompare(y.skill));
   return { skills: skills.length, duplicates, stale, inconsistent };
-}
-
-/** When each skill was last named in a session's `skills_used` (the session's end, else its start), in ms. */
-async function lastUses(vault: Vault, notes: readonly Note[], files: VaultFile[]): Promise<Map<string, number>> {
-  const resolver = await vault.linkResolver(files);
-  const out = new Map<string, number>();
-  for (const note of notes) {
-    if (note.lucidType !== 'session' || !isUnderFolded(note.path, vault.layout.sessions)) continue;
-    const used = note.frontmatter.skills_used;
-    if (!Array.isArray(used)) continue;
-    const when = timeOf(note.frontmatter.ended) ?? timeOf(note.frontmatter.started);
-    if (when === null) continue;
-    for (const value of used) {
-      const target = linkTarget(value);
-      const path = target ? resolver.resolve(target, note.path, 'frontmatter') : null;
-      if (path && when > (out.get(path) ?? 0)) out.set(path, when);
-    }
-  }
-  return out;
 }
 
 /** A skill's inconsistent fields, each with the fields a fixing molt would set. */

@@ -340,7 +340,7 @@ export function commitEnv(request: { author: GitIdentity; committer: GitIdentity
 }
 
 /** A date's UTC offset as git writes it (`+0100`). */
-export function offsetOf(date: Date): string {
+function offsetOf(date: Date): string {
   const offset = -date.getTimezoneOffset();
   const sign = offset >= 0 ? '+' : '-';
   const abs = Math.abs(offset);
