@@ -6,15 +6,8 @@ import { DreamChangeDetail } from '@/components/dream-change-detail';
 import { DreamEmpty } from '@/components/dream-empty';
 import { DreamRunList } from '@/components/dream-run-list';
 import { usePageKeys } from '@/components/page-keys';
-import {
-  DreamActionError,
-  type DreamChangeItem,
-  type DreamReview,
-  dismissDreamChanges,
-  dreamKeys,
-  dreamReviewOptions,
-  landDreamChanges,
-} from '@/lib/queries/dream';
+import { ActionError } from '@/lib/queries/action-error';
+import { type DreamChangeItem, type DreamReview, dismissDreamChanges, dreamKeys, dreamReviewOptions, landDreamChanges } from '@/lib/queries/dream';
 
 type Notice = { kind: 'ok'; text: string } | { kind: 'error'; text: string; detail?: string };
 
@@ -33,7 +26,7 @@ const KEYS: [string, string][] = [
 ];
 
 function noticeOf(error: unknown): Notice {
-  if (error instanceof DreamActionError) return { kind: 'error', text: error.message };
+  if (error instanceof ActionError) return { kind: 'error', text: error.message };
   return {
     kind: 'error',
     text: 'Lucid did not take the request, and nothing changed. Try again; if it fails again, the server log says why.',

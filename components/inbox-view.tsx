@@ -13,11 +13,11 @@ import { InboxMerge } from '@/components/inbox-merge';
 import { InboxQueue } from '@/components/inbox-queue';
 import { InboxRejectForm } from '@/components/inbox-reject-form';
 import { usePageKeys } from '@/components/page-keys';
+import { ActionError } from '@/lib/queries/action-error';
 import {
   acceptInboxItem,
   hasConflictMarkers,
   INBOX_POLL_MS,
-  InboxActionError,
   type InboxFilterValues,
   type InboxList,
   inboxItemQueryOptions,
@@ -37,7 +37,7 @@ const sameFilter = (a: InboxFilterValues, b: InboxFilterValues) =>
 
 /** An action's failure in words; a conflict offers to reload the item as it is now. */
 function noticeOf(error: unknown): Notice {
-  if (error instanceof InboxActionError) {
+  if (error instanceof ActionError) {
     if (error.code === 'conflict') {
       return {
         kind: 'error',
@@ -123,7 +123,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
   };
   const onFailure = (error: unknown) => {
     setNotice(noticeOf(error));
-    if (error instanceof InboxActionError && error.code === 'not_found') void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+    if (error instanceof ActionError && error.code === 'not_found') void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
   };
 
   const accept = useMutation({
@@ -221,7 +221,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
     if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, '', url);
   }, [filter, currentId]);
 
-  const detailError = detail.error instanceof InboxActionError && detail.error.code === 'not_found';
+  const detailError = detail.error instanceof ActionError && detail.error.code === 'not_found';
   useEffect(() => {
     if (detailError) void queryClient.invalidateQueries({ queryKey: ['inbox', 'list'] });
   }, [detailError, queryClient]);

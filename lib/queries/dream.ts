@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { dismissDreamChangesAction, dreamReviewAction, landDreamChangesAction } from '@/lib/actions/dream';
-import type { ActionResult } from '@/lib/actions/result';
+import { unwrapAction } from '@/lib/queries/action-error';
 
 /** What the dream page shows: the runs and one run in full. */
 export type DreamReview = Extract<Awaited<ReturnType<typeof dreamReviewAction>>, { ok: true }>['data'];
@@ -12,25 +12,6 @@ export type DreamChangeItem = DreamRunFull['changes'][number];
 export type DreamLandResult = Extract<Awaited<ReturnType<typeof landDreamChangesAction>>, { ok: true }>['data'];
 /** What dismissing changes did. */
 export type DreamDismissResult = Extract<Awaited<ReturnType<typeof dismissDreamChangesAction>>, { ok: true }>['data'];
-
-/** An action's expected failure: a code to branch on and a sentence to read. */
-export class DreamActionError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DreamActionError';
-  }
-}
-
-function unwrap<T>(result: ActionResult<T>): T {
-  if (result.ok) return result.data;
-  const details = Object.values(result.fieldErrors ?? {})
-    .flat()
-    .filter((m): m is string => typeof m === 'string');
-  throw new DreamActionError(result.code, details.length > 0 ? details.join(' ') : result.message);
-}
 
 /** The keys of the dream review; invalidating `dreamKeys.all` after a decision refreshes every run's counts. */
 export const dreamKeys = {
@@ -45,18 +26,18 @@ export const dreamKeys = {
 export function dreamReviewOptions(runId: string | null) {
   return queryOptions({
     queryKey: dreamKeys.review(runId),
-    queryFn: async () => unwrap(await dreamReviewAction({ runId: runId ?? undefined })),
+    queryFn: async () => unwrapAction(await dreamReviewAction({ runId: runId ?? undefined })),
     placeholderData: (previous) => previous,
     refetchOnWindowFocus: true,
   });
 }
 
-/** Lands changes (all pending when `changes` is absent); throws DreamActionError on an expected failure. */
+/** Lands changes (all pending when `changes` is absent); throws an ActionError on an expected failure. */
 export async function landDreamChanges(input: { runId: string; changes?: string[] }): Promise<DreamLandResult> {
-  return unwrap(await landDreamChangesAction(input));
+  return unwrapAction(await landDreamChangesAction(input));
 }
 
-/** Dismisses changes; throws DreamActionError on an expected failure. */
+/** Dismisses changes; throws an ActionError on an expected failure. */
 export async function dismissDreamChanges(input: { runId: string; changes?: string[]; reason?: string }): Promise<DreamDismissResult> {
-  return unwrap(await dismissDreamChangesAction(input));
+  return unwrapAction(await dismissDreamChangesAction(input));
 }
