@@ -202,8 +202,13 @@ export function DreamView({ initial, initialRun, initialChange }: { initial: Dre
               disabled={busy || pending === 0}
               className="rounded-md bg-green-700 px-3 py-1.5 text-sm font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
             >
-              Land all pending ({pending})
+              {land.isPending && land.variables?.changes === undefined ? `Landing ${plural(pending, 'change')}…` : `Land all pending (${pending})`}
             </button>
+            {busy ? (
+              <p role="status" className="text-xs text-stone-600">
+                {land.isPending ? 'Landing: one commit per change, each merged onto the notes as they are now…' : 'Recording the dismissal…'}
+              </p>
+            ) : null}
             <p role="note" aria-label="Keyboard shortcuts" className="flex gap-x-3 text-xs text-stone-500">
               {KEYS.map(([key, what]) => (
                 <span key={key}>
