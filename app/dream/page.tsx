@@ -2,9 +2,10 @@ import { DreamView } from '@/components/dream-view';
 import { PageHeader } from '@/components/page-header';
 import { fetchDreamReview } from '@/lib/server/data';
 
+// Only ever compared with the ids of the runs and changes that exist: never passed to git.
 function one(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
-  return v && /^[0-9a-z-]{1,64}$/.test(v) ? v : undefined;
+  return v && v.length <= 64 ? v : undefined;
 }
 
 export default async function DreamPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

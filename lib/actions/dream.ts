@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { gatedAction } from '@/lib/server/action';
 import { fetchDreamReview } from '@/lib/server/data';
 import { getVault } from '@/lib/server/vault';
-import { dismissDreamChanges, landDreamChanges } from '@/lib/vault';
+import { DREAM_RUN_ID_PATTERN, dismissDreamChanges, landDreamChanges } from '@/lib/vault';
 
 // Ids only in the shapes Lucid makes them: never a ref git would read as an option or a range.
-const runId = z.string().regex(/^[0-9a-z][0-9a-z-]{0,63}$/, { error: 'A dream run id looks like 20261130-140112-k3tq.' });
+const runId = z.string().regex(DREAM_RUN_ID_PATTERN, { error: 'A dream run id looks like 20261130-140112-k3tq.' });
 const changeId = z.string().regex(/^(e[a-z2-7]{12}|[0-9a-f]{40})$/, { error: 'A change is named by its edit id (e + 12 letters) or its full commit id.' });
 const changes = z.array(changeId).min(1, { error: 'Choose at least one change.' }).max(1000).optional();
 

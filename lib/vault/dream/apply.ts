@@ -5,7 +5,7 @@ import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog
 import { formatCommitMessage } from '../git/commit-message';
 import { headCommit, runGit, vaultPathOf } from '../git/repo';
 import { commitToRef, listFilesAt, readFilesAt, type TreeChange } from '../git/tree';
-import { formatDate, newEditId } from '../ids';
+import { formatDate, idStamp, newEditId } from '../ids';
 import { editFrontmatter, parseFrontmatter, splitNote } from '../notes/frontmatter';
 import { planMove, type PlanNote } from '../notes/move-plan';
 import { parseNoteBytes } from '../notes/note';
@@ -43,8 +43,7 @@ const BOM = '\uFEFF';
 
 /** A dream run id: `YYYYMMDD-HHMMSS-<4 base32>` in the clock's local time. */
 function newRunId(vault: Vault, now: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}-${vault.ids.base32(4)}`;
+  return `${idStamp(now)}-${vault.ids.base32(4)}`;
 }
 
 /** A skill path from findings (which may come from JSON): normalized and inside the skills folder, else null. */

@@ -3,7 +3,7 @@ import { parseCommitMessage, TRAILER } from '../git/commit-message';
 import { headCommit, runGit } from '../git/repo';
 import type { Vault } from '../vault';
 import { changedFiles, planDreamChange } from './change-plan';
-import { DREAM_BRANCH_PREFIX, DREAM_TRAILER } from './types';
+import { DREAM_BRANCH_PREFIX, DREAM_RUN_ID_PATTERN, DREAM_TRAILER } from './types';
 
 /**
  * The dream runs of a vault, read from git alone: each branch `dream/<run id>` holds one commit per
@@ -83,7 +83,6 @@ interface BranchCommit {
   trailers: Record<string, string>;
 }
 
-const RUN_ID = /^[0-9a-z][0-9a-z-]{0,63}$/;
 const RECORD = '\u001e';
 const FIELD = '\u001f';
 const PAGE = 100;
@@ -91,7 +90,7 @@ const SHA = /^[0-9a-f]{40}$/;
 
 /** `refs/heads/dream/<run id>` for a run id, refusing ids that are not one (`invalid_input`). */
 export function dreamRef(runId: string): string {
-  if (typeof runId !== 'string' || !RUN_ID.test(runId)) {
+  if (typeof runId !== 'string' || !DREAM_RUN_ID_PATTERN.test(runId)) {
     throw new VaultError('invalid_input', 'A dream run id looks like 20261130-140112-k3tq (lucid dream runs lists them).', { field: 'runId' });
   }
   return `refs/heads/${DREAM_BRANCH_PREFIX}${runId}`;
@@ -106,7 +105,7 @@ async function dreamBranches(vault: Vault): Promise<{ runId: string; tip: string
     const [tip, ref] = line.split(' ');
     if (!tip || !ref?.startsWith(prefix)) continue;
     const runId = ref.slice(prefix.length);
-    if (RUN_ID.test(runId) && SHA.test(tip)) branches.push({ runId, tip });
+    if (DREAM_RUN_ID_PATTERN.test(runId) && SHA.test(tip)) branches.push({ runId, tip });
   }
   return branches;
 }

@@ -84,5 +84,7 @@ export interface DreamRun {
 export const DREAM_ACTOR = 'agent:dream';
 /** The trailer naming a commit's dream run. */
 export const DREAM_TRAILER = 'Lucid-Dream';
+/** The shape of a run id the review takes (Lucid makes `YYYYMMDD-HHMMSS-<4 base32>`): never a ref git would read as an option or a range. */
+export const DREAM_RUN_ID_PATTERN = /^[0-9a-z][0-9a-z-]{0,63}$/;
 /** Prefix of dream branches under refs/heads/. */
 export const DREAM_BRANCH_PREFIX = 'dream/';
