@@ -285,6 +285,17 @@ describe('dismissing changes', () => {
     const { tv, vault } = await setUp();
     const run = await threeChangeRun(vault);
     await expect(landDreamChanges(vault, { runId: run.runId, changes: ['enotachangeid'] })).rejects.toMatchObject({ code: 'not_found' });
+    // ids that git would read as an option, a ref or a range name no change, and nothing moves
+    const head = tv.head();
+    for (const bad of ['--upload-pack=touch pwned', 'HEAD', `${run.branch}~1`, 'main..HEAD', run.changes[0].sha.slice(0, 6)]) {
+      await expect(landDreamChanges(vault, { runId: run.runId, changes: [bad] })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(dismissDreamChanges(vault, { runId: run.runId, changes: [bad] })).rejects.toMatchObject({ code: 'not_found' });
+    }
+    for (const bad of ['--output=pwned', '-d', `${run.runId}..HEAD`, `${run.runId}^`, 'HEAD@{1}']) {
+      await expect(landDreamChanges(vault, { runId: bad })).rejects.toMatchObject({ code: 'invalid_input' });
+    }
+    expect(tv.head()).toBe(head);
+    expect(tv.exists('pwned')).toBe(false);
     tv.git(['symbolic-ref', 'HEAD', `refs/heads/${run.branch}`]);
     await expect(dismissDreamChanges(vault, { runId: run.runId })).rejects.toMatchObject({ code: 'repo_state' });
     tv.git(['symbolic-ref', 'HEAD', 'refs/heads/main']);
