@@ -38,6 +38,9 @@ test('With no run, the page says how to make one', async ({ page }) => {
   await dream.open();
   await expect(page.getByRole('status').filter({ hasText: 'No dream runs to review.' })).toBeVisible();
   await expect(page.getByText('lucid dream --apply --vault DIR')).toBeVisible();
+  // A run id from the URL is only ever compared with the runs there are: an option-shaped one is no run.
+  await dream.open('--output=/tmp/lucid-dream-pwned');
+  await expect(page.getByRole('status').filter({ hasText: 'No dream runs to review.' })).toBeVisible();
 });
 
 test('Land lands exactly the chosen change on the current branch; dismissing the other settles the run', async ({ page }) => {
@@ -128,4 +131,27 @@ test('A change whose lines the person rewrote since shows that it no longer appl
   await dream.dismissButton.click();
   await expect(dream.status).toContainText('settled');
   expect(vault.read(`skills/${b}.md`)).toContain(`my own trigger ${id}`);
+});
+
+test("An agent's markup in a skill and in a finding is shown as text, never run", async ({ page }) => {
+  const vault = e2eVault();
+  const id = token();
+  const { b } = plantSkills(vault, id);
+  const markup = `<img src="x" onerror="window.__dreamXss = 1"> ${id}`;
+  const run = await makeDreamRun(
+    vault.root,
+    findings({
+      inconsistent: [{ skill: `skills/${b}.md`, field: 'trigger', problem: markup, fix: { trigger: `<script>window.__dreamXss = 2</script> ${id}` } }],
+    }),
+  );
+  const change = trailers(vault, run.changes[0].sha)['Lucid-Edit'];
+  const dream = new DreamPage(page);
+  await dream.open(run.runId);
+  await dream.select(change);
+  await expect(dream.selected).toContainText(markup);
+  await expect(dream.selected.locator('.d2h-wrapper')).toContainText(`<script>window.__dreamXss = 2</script> ${id}`);
+  await expect(dream.selected.locator('img, script')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __dreamXss?: number }).__dreamXss)).toBeUndefined();
+  await dream.dismissButton.click();
+  await expect(dream.status).toContainText('settled');
 });
