@@ -132,6 +132,7 @@ const head = [
   'precision',
   'recall',
   'false pairs among near misses',
+  'lowest planted / highest other score',
   'pass (cold)',
   'pass (warm)',
   'git log',
