@@ -94,7 +94,8 @@ function versionOfText(text: string | undefined): number | null {
   return Number.isInteger(version) && version >= 1 ? version : null;
 }
 
-function moltOf(trailer: string | undefined): { from: number; to: number } | null {
+/** `from` and `to` of a `Lucid-Molt: <name> <from>-><to>` trailer, or null. */
+export function moltOf(trailer: string | undefined): { from: number; to: number } | null {
   const match = /\s(\d+)->(\d+)$/.exec(trailer ?? '');
   return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
 }

@@ -233,7 +233,8 @@ async function removeTempIndexes(ctx: WriteContext): Promise<void> {
   }
 }
 
-function identityOf(ctx: WriteContext, actor: string): GitIdentity {
+/** The git name and email an actor's commits carry: the person's own from git config, a made-up one for others. */
+export function identityOf(ctx: Pick<WriteContext, 'person' | 'personName' | 'personEmail'>, actor: string): GitIdentity {
   if (actor === ctx.person) return { name: ctx.personName, email: ctx.personEmail };
   if (actor.startsWith('human:')) return { name: actor.slice(6), email: 'person@lucid.invalid' };
   return { name: actor, email: `${actor.slice(6)}@agents.lucid.invalid` };
