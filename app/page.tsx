@@ -8,7 +8,8 @@ import { PageHeader } from '@/components/page-header';
 import { ReportExport } from '@/components/report-export';
 import { UncommittedNotice } from '@/components/uncommitted-notice';
 import { noteHref } from '@/lib/markdown/hrefs';
-import { changelogChoices, fetchActivityOverview } from '@/lib/server/data';
+import { changelogChoices } from '@/lib/server/data';
+import { fetchActivityOverview } from '@/lib/server/data-overview';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',

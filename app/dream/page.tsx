@@ -1,6 +1,6 @@
 import { DreamView } from '@/components/dream-view';
 import { PageHeader } from '@/components/page-header';
-import { fetchDreamReview } from '@/lib/server/data';
+import { fetchDreamReview } from '@/lib/server/data-dream';
 
 // Only ever compared with the ids of the runs and changes that exist: never passed to git.
 function one(value: string | string[] | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import { PageHeader } from '@/components/page-header';
 import { SkillTable } from '@/components/skill-table';
-import { fetchSkills } from '@/lib/server/data';
+import { fetchSkills } from '@/lib/server/data-skills';
 
 export default async function SkillsPage() {
   const list = await fetchSkills();

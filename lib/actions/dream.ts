@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { gatedAction } from '@/lib/server/action';
-import { fetchDreamReview } from '@/lib/server/data';
+import { fetchDreamReview } from '@/lib/server/data-dream';
 import { getVault } from '@/lib/server/vault';
 import { DREAM_RUN_ID_PATTERN, dismissDreamChanges, landDreamChanges } from '@/lib/vault';
 

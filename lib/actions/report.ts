@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { gatedAction } from '@/lib/server/action';
-import { fetchReportText } from '@/lib/server/data';
+import { fetchReportText } from '@/lib/server/data-overview';
 import { getVault } from '@/lib/server/vault';
 import { isIsoWeek, writeReport } from '@/lib/vault';
 

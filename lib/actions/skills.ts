@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { gatedAction } from '@/lib/server/action';
-import { fetchSkillDiff } from '@/lib/server/data';
+import { fetchSkillDiff } from '@/lib/server/data-skills';
 import { getVault } from '@/lib/server/vault';
 import { findSkillPath, restoreSkillVersion, VaultError } from '@/lib/vault';
 

@@ -1,17 +1,8 @@
 import 'server-only';
 import path from 'node:path';
 import {
-  type ActivityRange,
-  type ActivitySummary,
   type CommitRecord,
-  dayOf,
   dayRange,
-  isCalendarDay,
-  isIsoWeek,
-  isoWeekOf,
-  isoWeekRange,
-  shiftIsoWeek,
-  summarizeActivity,
   countInbox,
   type InboxFilter,
   type InboxItem,
@@ -34,24 +25,9 @@ import {
   type Op,
   OPS,
   planRevert,
-  renderWeekReport,
   type RevertPlan,
-  summarizeVault,
   type UncommittedFile,
   type VaultLayout,
-  type VaultSummary,
-  type DreamChangeView,
-  type DreamRunView,
-  dreamChangePatch,
-  listDreamRuns,
-  findSkillPath,
-  isArchivedSkill,
-  listSkills,
-  skillDiff,
-  skillHistory,
-  type SkillList,
-  type SkillVersion,
-  VaultError,
 } from '@/lib/vault';
 import { getVault } from './vault';
 
@@ -157,7 +133,7 @@ export async function fetchVaultFile(segments: string[]): Promise<VaultFileResul
   }
 }
 
-function safeDecode(segment: string): string {
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -257,7 +233,7 @@ export async function fetchInboxItem(id: string): Promise<InboxItemView> {
 /** How many edits one changelog page shows. */
 const CHANGELOG_PAGE_SIZE = 30;
 /** Longest patch the changelog sends to the browser; a longer one shows "too big" (catalog #45 a). */
-const CHANGELOG_MAX_PATCH = 512 * 1024;
+export const CHANGELOG_MAX_PATCH = 512 * 1024;
 
 /** The changelog page's filters, as the URL carries them (validated by the caller). */
 export interface ChangelogFilters {
@@ -428,178 +404,6 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
 }
 
 /** How many files have changes nobody committed (the overview's notice). */
-async function fetchUncommittedCount(): Promise<number> {
+export async function fetchUncommittedCount(): Promise<number> {
   return countUncommitted(await getVault());
-}
-
-// ---- The dream review ----
-
-/** Longest patch of a dream change the page draws; a longer one says "too big" instead. */
-const DREAM_MAX_PATCH = 512 * 1024;
-
-/** A dream run as the review's list shows it (its changes left out). */
-export type DreamRunSummary = Omit<DreamRunView, 'changes'>;
-
-/** One change with its patch (empty and `tooBig` past DREAM_MAX_PATCH). */
-export type DreamChangeData = DreamChangeView & { patch: string; tooBig: boolean };
-
-/** What the dream page shows: every run, and the chosen one (else the newest) with its changes' patches. */
-export interface DreamReviewData {
-  runs: DreamRunSummary[];
-  run: (DreamRunSummary & { changes: DreamChangeData[] }) | null;
-}
-
-/** The dream review: the runs (each pending change checked against the vault now) and one run in full. */
-export async function fetchDreamReview(runId?: string): Promise<DreamReviewData> {
-  const vault = await getVault();
-  const runs = await listDreamRuns(vault);
-  const chosen = runs.find((r) => r.runId === runId) ?? runs[0];
-  const summaries = runs.map(({ changes: _, ...summary }) => summary);
-  if (!chosen) return { runs: summaries, run: null };
-  const changes: DreamChangeData[] = [];
-  for (const change of chosen.changes) {
-    const { patch, truncated } = await dreamChangePatch(vault, change, DREAM_MAX_PATCH);
-    changes.push({ ...change, patch: truncated ? '' : patch, tooBig: truncated });
-  }
-  const { changes: _, ...summary } = chosen;
-  return { runs: summaries, run: { ...summary, changes } };
-}
-
-// ---- Skills ----
-
-/** The skills page: every skill with its last use, molts and staleness. */
-export async function fetchSkills(): Promise<SkillList> {
-  return listSkills(await getVault());
-}
-
-/** A skill's page: its note, its versions (newest first, across renames) and the latest molt's diff. */
-export interface SkillView {
-  name: string;
-  path: string;
-  note: Note;
-  archived: boolean;
-  /** The person a restore is made as. */
-  person: string;
-  versions: SkillVersion[];
-  truncated: boolean;
-  resolve: (target: string, fromPath: string, kind?: LinkKind) => string | null;
-  /** The diff shown first: the latest molt against the version before it (else the latest change); null with one version. */
-  diff: { from: string; to: string; patch: string; tooBig: boolean } | null;
-}
-
-/** The versions a person can pick for a diff or a restore: each commit that left a text different from the one before. */
-function pickable(versions: SkillVersion[]): SkillVersion[] {
-  return versions.filter((v) => v.blob !== null && !v.sameText);
-}
-
-/** A skill by the name in its URL (`skills/<name>.md`, else the archive's); null when there is none. */
-export async function fetchSkill(name: string): Promise<SkillView | null> {
-  const vault = await getVault();
-  const decoded = safeDecode(name);
-  const path = await findSkillPath(vault, decoded);
-  if (!path) return null;
-  const [note, history, resolver] = await Promise.all([vault.readNote(path), skillHistory(vault, path), vault.linkResolver()]);
-  const versions = pickable(history.versions);
-  const at = Math.max(
-    0,
-    versions.findIndex((v) => v.op === 'molt'),
-  );
-  let diff: SkillView['diff'] = null;
-  if (at + 1 < versions.length) {
-    const [from, to] = [versions[at + 1].sha, versions[at].sha];
-    const result = await skillDiff(vault, history, from, to, CHANGELOG_MAX_PATCH);
-    diff = { from, to, patch: result.patch, tooBig: result.truncated };
-  }
-  return {
-    name: decoded,
-    path,
-    note,
-    archived: isArchivedSkill(vault, path, note.frontmatter),
-    person: vault.person,
-    versions: history.versions,
-    truncated: history.truncated,
-    resolve: (target, fromPath, kind) => resolver.resolve(target, fromPath, kind),
-    diff,
-  };
-}
-
-/** The diff between two versions of the skill `name` (by commit); `not_found` when either is not one of its versions. */
-export async function fetchSkillDiff(name: string, from: string, to: string): Promise<{ patch: string; tooBig: boolean }> {
-  const vault = await getVault();
-  const path = await findSkillPath(vault, name);
-  if (!path) throw new VaultError('not_found', `No skill ${name} in this vault; it may have been renamed or removed. Go back to the skills list.`);
-  const result = await skillDiff(vault, await skillHistory(vault, path), from, to, CHANGELOG_MAX_PATCH);
-  return { patch: result.patch, tooBig: result.truncated };
-}
-
-// ---- The overview: a week or a span of days ----
-
-/** The longest span of days the overview sums up at once. */
-const OVERVIEW_MAX_DAYS = 366;
-
-/** The span the overview shows, as the URL names it and as the page labels it. */
-export interface OverviewRangeView {
-  /** The ISO week shown (`2026-W48`), or null for a span of days. */
-  week: string | null;
-  /** The first and the last day shown (`YYYY-MM-DD`, the vault's time zone, both included). */
-  from: string;
-  to: string;
-  /** The week before and after the shown one (for a span of days: around its first day), and this week. */
-  previous: string;
-  next: string;
-  current: string;
-  /** Why the URL's range was not used (the page then shows this week), or null. */
-  problem: string | null;
-}
-
-/** Everything the overview page shows. */
-export interface OverviewView {
-  range: OverviewRangeView;
-  activity: ActivitySummary;
-  vault: VaultSummary;
-  uncommitted: number;
-  /** Absolute path of the vault, for the MCP configuration command. */
-  vaultRoot: string;
-}
-
-/** The overview's range from the URL: `?week=YYYY-Www`, or `?from=YYYY-MM-DD&to=YYYY-MM-DD`, else this week. */
-function overviewRange(params: Record<string, string | string[] | undefined>, now: Date): { range: ActivityRange; view: OverviewRangeView } {
-  const one = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : undefined);
-  const current = isoWeekOf(now);
-  const week = (w: string, problem: string | null) => {
-    const range = isoWeekRange(w);
-    return {
-      range,
-      view: { week: w, from: dayOf(range.since), to: dayOf(range.until - 1), previous: shiftIsoWeek(w, -1), next: shiftIsoWeek(w, 1), current, problem },
-    };
-  };
-  const [from, to, w] = [one('from'), one('to'), one('week')];
-  if (from !== undefined || to !== undefined) {
-    if (!isCalendarDay(from) || !isCalendarDay(to)) return week(current, 'Give both days of a range as YYYY-MM-DD; showing this week instead.');
-    const range = dayRange(from, to);
-    const first = dayOf(range.since);
-    const last = dayOf(range.until - 1);
-    if (Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`) >= OVERVIEW_MAX_DAYS * 86_400_000) {
-      return week(current, `Pick at most ${OVERVIEW_MAX_DAYS} days; showing this week instead.`);
-    }
-    const around = isoWeekOf(new Date(range.since));
-    return { range, view: { week: null, from: first, to: last, previous: shiftIsoWeek(around, -1), next: shiftIsoWeek(around, 1), current, problem: null } };
-  }
-  if (w !== undefined && !isIsoWeek(w))
-    return week(current, `"${String(w).slice(0, 20)}" is not an ISO week (YYYY-Www, e.g. ${current}); showing this week instead.`);
-  return week(w ?? current, null);
-}
-
-/** The overview page: the range's activity from the commit index, the vault's figures, uncommitted work. */
-export async function fetchActivityOverview(params: Record<string, string | string[] | undefined>): Promise<OverviewView> {
-  const vault = await getVault();
-  const { range, view } = overviewRange(params, new Date());
-  const [activity, figures, uncommitted] = await Promise.all([summarizeActivity(vault, range), summarizeVault(vault), fetchUncommittedCount()]);
-  return { range: view, activity, vault: figures, uncommitted, vaultRoot: vault.root };
-}
-
-/** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it. */
-export async function fetchReportText(week: string): Promise<{ week: string; path: string; text: string }> {
-  const report = await renderWeekReport(await getVault(), week);
-  return { week, path: report.path, text: report.body };
 }

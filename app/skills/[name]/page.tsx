@@ -5,7 +5,8 @@ import { PageHeader } from '@/components/page-header';
 import { SkillDiffPicker } from '@/components/skill-diff-picker';
 import { SkillVersions } from '@/components/skill-versions';
 import { noteHref } from '@/lib/markdown/hrefs';
-import { fetchSkill, RENDER_LIMIT } from '@/lib/server/data';
+import { fetchSkill } from '@/lib/server/data-skills';
+import { RENDER_LIMIT } from '@/lib/server/data';
 
 function text(value: unknown): string | null {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
