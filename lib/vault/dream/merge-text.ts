@@ -1,4 +1,5 @@
 import { normalizeWords } from './words';
+import { trimEndOf } from '../text';
 
 /**
  * The merged text of two skills, written deterministically (never by a model): the survivor's
@@ -18,7 +19,7 @@ interface Item {
   words: Set<string>;
 }
 
-const ITEM = /^( {0,3})([-*+]|\d+[.)])(\s+)(.*)$/;
+const ITEM = /^( {0,3})([-*+]|\d+[.)])(\s+)(\S.*|)$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 
 /** The top-level list items of a body, with their continuation lines and code blocks. */
@@ -147,5 +148,5 @@ export function mergeTriggers(survivor: string, other: string): string {
   const b = normalizeWords(other);
   if (!other.trim() || b.every((w) => a.has(w))) return survivor;
   if (!survivor.trim()) return other;
-  return `${survivor.trim().replace(/[.;]+$/, '')}; or ${other.trim()}`;
+  return `${trimEndOf(survivor.trim(), '.;')}; or ${other.trim()}`;
 }

@@ -118,7 +118,7 @@ export function extractSteps(body: string): string[] {
       if (current !== null) current += ` ${line}`;
       continue;
     }
-    const item = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(line);
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(\S.*|)$/.exec(line);
     if (item) {
       flush();
       current = item[1];
