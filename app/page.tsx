@@ -1,7 +1,15 @@
 import Link from 'next/link';
+import { type ChartDay, OverviewChart } from '@/components/overview-chart';
+import { OverviewConnect } from '@/components/overview-connect';
+import { OverviewFigure } from '@/components/overview-figure';
+import { OverviewList } from '@/components/overview-list';
+import { OverviewRangePicker } from '@/components/overview-range-picker';
 import { PageHeader } from '@/components/page-header';
+import { ReportExport } from '@/components/report-export';
 import { UncommittedNotice } from '@/components/uncommitted-notice';
-import { fetchOverview, fetchUncommittedCount } from '@/lib/server/data';
+import { noteHref } from '@/lib/markdown/hrefs';
+import { changelogChoices } from '@/lib/server/data';
+import { fetchActivityOverview } from '@/lib/server/data-overview';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',
@@ -15,55 +23,208 @@ const TYPE_LABELS: Record<string, string> = {
   other: 'Other notes',
 };
 
-export default async function OverviewPage() {
-  const [summary, uncommitted] = await Promise.all([fetchOverview(), fetchUncommittedCount()]);
+const OUTCOMES = ['done', 'partial', 'abandoned', 'open'] as const;
+
+const RULES: Record<string, string> = {
+  'read-before-write': 'wrote before it searched or read',
+  ended: 'never ended',
+  'edits-logged': 'an edit without its changelog line',
+  'decisions-recorded': 'a decision outside record_decision',
+};
+
+/** `Mon 23 Nov` for a `YYYY-MM-DD` day, the same on the server and in every browser. */
+function dayLabel(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+}
+
+function href(path: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { range, activity, vault, uncommitted, vaultRoot } = await fetchActivityOverview(await searchParams);
+  const days = { since: range.from, until: range.to };
+  const changelog = (params: Record<string, string | undefined> = {}) => href('/changelog', { ...params, ...days });
+  const sessions = (params: Record<string, string | undefined> = {}) => href('/sessions', { ...params, ...days });
+  const chartDays = (pick: 'byActor' | 'byType'): ChartDay[] => activity.byDay.map((d) => ({ day: d.day, label: dayLabel(d.day), values: d[pick] }));
+  const { inbox } = activity;
   const figures = [
-    { label: 'Pending inbox items', value: summary.pendingInbox, href: '/inbox', testId: 'figure-inbox' },
-    { label: 'Edits in the last 7 days', value: summary.editsLast7Days, href: '/changelog', testId: 'figure-edits' },
-    { label: 'Sessions in the last 7 days', value: summary.sessionsLast7Days, href: '/sessions', testId: 'figure-sessions' },
-    { label: 'Notes', value: summary.notes, href: '/search', testId: 'figure-notes' },
+    { value: activity.edits, label: 'Edits', href: changelog(), testId: 'figure-edits' },
+    { value: inbox.accepted, label: 'Inbox items accepted as proposed', href: changelog({ op: 'accept' }), testId: 'figure-accepted' },
+    { value: inbox.edited, label: 'Inbox items edited, then accepted', href: changelog({ op: 'accept' }), testId: 'figure-edited' },
+    { value: inbox.rejected, label: 'Inbox items rejected', href: changelog({ op: 'reject' }), testId: 'figure-rejected' },
+    { value: inbox.pending, label: 'Inbox items raised and still pending', href: '/inbox', testId: 'figure-pending' },
+    { value: activity.reverts.total, label: 'Reverts by people', href: changelog({ op: 'revert' }), testId: 'figure-reverts' },
+    { value: activity.molts.total, label: 'Skill molts', href: changelog({ op: 'molt' }), testId: 'figure-molts' },
+    { value: activity.protocolFailed.total, label: 'Protocol checks failed', href: sessions(), testId: 'figure-protocol-failed' },
   ];
+  const span = range.week ? `week ${range.week} (${range.from} to ${range.to})` : `${range.from} to ${range.to}`;
   return (
     <div>
-      <PageHeader title="Overview" description="What is in this vault's memory and what changed this week. The full week view comes with the sessions page." />
+      <PageHeader title="Overview" description={`What the agents did in ${span}, and what is in the vault's memory now.`} />
+      <OverviewRangePicker {...range} />
+      {range.problem ? (
+        <p role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {range.problem}
+        </p>
+      ) : null}
       <UncommittedNotice count={uncommitted} />
-      <section aria-label="This week" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      {vault.agentActivity ? null : <OverviewConnect vaultRoot={vaultRoot} />}
+      {range.week ? <ReportExport week={range.week} /> : null}
+
+      <section aria-label="In this range" className="grid grid-cols-2 gap-4 lg:grid-cols-3">
+        <OverviewFigure value={activity.sessions.total} label="Sessions" href={sessions()} testId="figure-sessions">
+          <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-stone-600">
+            {OUTCOMES.map((o) => (
+              <li key={o}>
+                <Link href={sessions({ outcome: o })} className="underline">
+                  <span data-testid={`figure-sessions-${o}`}>{activity.sessions.byOutcome[o]}</span> {o}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </OverviewFigure>
         {figures.map((f) => (
-          <Link key={f.label} href={f.href} className="rounded-lg border border-stone-200 bg-white p-4 hover:border-stone-400">
-            <div className="text-3xl font-semibold tabular-nums" data-testid={f.testId}>
-              {f.value}
-            </div>
-            <div className="mt-1 text-sm text-stone-600">{f.label}</div>
-          </Link>
+          <OverviewFigure key={f.testId} {...f} />
         ))}
       </section>
-      <section aria-labelledby="by-type" className="mt-8 max-w-xl">
-        <h2 id="by-type" className="mb-2 text-lg font-semibold">
-          Notes by type
+
+      <div className="mt-6 grid gap-4 xl:grid-cols-2">
+        <OverviewChart
+          id="chart-actor"
+          title="Edits by agent or person"
+          seriesLabel="Agent or person"
+          days={chartDays('byActor')}
+          series={activity.actors}
+          seriesHref={Object.fromEntries(activity.actors.map((a) => [a, changelog({ actor: a })]))}
+        />
+        <OverviewChart
+          id="chart-type"
+          title="Edits by note type"
+          seriesLabel="Note type"
+          days={chartDays('byType')}
+          series={activity.types}
+          seriesHref={Object.fromEntries(activity.types.map((t) => [t, changelogChoices().types.includes(t) ? changelog({ type: t }) : null]))}
+        />
+      </div>
+
+      <div className="mt-6 grid gap-4 xl:grid-cols-2">
+        <OverviewList
+          id="list-sessions"
+          title="Sessions"
+          empty="No session started in this range."
+          more={activity.sessions.total > 12 ? { href: sessions(), label: `All ${activity.sessions.total} sessions` } : undefined}
+        >
+          {activity.sessions.list.slice(0, 12).map((s) => (
+            <li key={s.id} className="flex flex-wrap items-baseline gap-x-2">
+              <Link href={`/sessions/${encodeURIComponent(s.id)}`} className="text-blue-800 underline">
+                {s.task || s.id}
+              </Link>
+              <span className="text-stone-600">
+                {s.agent} · {s.edits} {s.edits === 1 ? 'edit' : 'edits'}
+              </span>
+              <span className={`rounded px-1.5 text-xs ${s.outcome === 'abandoned' ? 'bg-red-100 text-red-900' : 'bg-stone-100 text-stone-700'}`}>
+                {s.outcome}
+              </span>
+            </li>
+          ))}
+        </OverviewList>
+        <OverviewList id="list-protocol" title="Protocol checks failed" empty="Every session that ended in this range kept the protocol.">
+          {activity.protocolFailed.sessions.map((s) => (
+            <li key={s.id}>
+              <Link href={`/sessions/${encodeURIComponent(s.id)}`} className="text-blue-800 underline">
+                {s.id}
+              </Link>{' '}
+              <span className="text-stone-600">{s.failed.map((r) => RULES[r] ?? r).join('; ')}</span>
+            </li>
+          ))}
+        </OverviewList>
+        <OverviewList id="list-top-notes" title="Notes that changed most" empty="No note changed in this range.">
+          {activity.topNotes.map((n) => (
+            <li key={n.path} className="flex justify-between gap-3">
+              <Link href={noteHref(n.path)} className="break-all text-blue-800 underline">
+                {n.path}
+              </Link>
+              <span className="shrink-0 tabular-nums text-stone-600" data-testid="top-note-edits">
+                {n.edits} {n.edits === 1 ? 'edit' : 'edits'}
+              </span>
+            </li>
+          ))}
+        </OverviewList>
+        <OverviewList id="list-reverts" title="People correcting agents" empty="Nobody reverted an edit in this range.">
+          {activity.reverts.list.map((r) => (
+            <li key={r.sha}>
+              <span className="font-medium">{r.actor}</span> reverted{' '}
+              {r.path ? (
+                <Link href={noteHref(r.path)} className="break-all text-blue-800 underline">
+                  {r.path}
+                </Link>
+              ) : (
+                r.sha.slice(0, 7)
+              )}
+              {r.reason ? <span className="text-stone-600"> · {r.reason}</span> : null}
+            </li>
+          ))}
+        </OverviewList>
+        <OverviewList id="list-molts" title="Skill molts" empty="No skill molted in this range." more={{ href: '/skills', label: 'All skills' }}>
+          {activity.molts.list.map((m, i) => (
+            <li key={`${m.skill}-${m.to}-${i}`}>
+              <Link href={`/skills/${encodeURIComponent(m.skill)}`} className="text-blue-800 underline">
+                {m.skill}
+              </Link>{' '}
+              <span className="text-stone-600">
+                v{m.from} → v{m.to} by {m.actor}
+                {m.reason ? ` · ${m.reason}` : ''}
+              </span>
+            </li>
+          ))}
+        </OverviewList>
+        <OverviewList id="list-rejections" title="Inbox items rejected" empty="No inbox item was rejected in this range.">
+          {inbox.rejections.map((r, i) => (
+            <li key={`${r.path}-${i}`}>
+              <span className="break-all">{r.path}</span> <span className="text-stone-600">· {r.reason}</span>
+            </li>
+          ))}
+        </OverviewList>
+      </div>
+
+      <section aria-labelledby="vault-now" className="mt-8">
+        <h2 id="vault-now" className="mb-3 text-lg font-semibold">
+          The vault now
         </h2>
-        <table className="w-full text-sm">
-          <tbody>
-            {Object.entries(summary.notesByType).map(([type, count]) => (
-              <tr key={type} className="border-b border-stone-200">
-                <th scope="row" className="py-1.5 text-left font-normal text-stone-700">
-                  {TYPE_LABELS[type] ?? type}
-                </th>
-                <td className="py-1.5 text-right tabular-nums" data-testid={`type-${type}`}>
-                  {count}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {summary.unparseable > 0 ? (
-          <p className="mt-3 text-sm text-amber-800">
-            {summary.unparseable} {summary.unparseable === 1 ? 'note has' : 'notes have'} front matter Lucid cannot read.{' '}
+        <div className="grid max-w-xl grid-cols-2 gap-4">
+          <OverviewFigure value={vault.pendingInbox} label="Pending inbox items" href="/inbox" testId="figure-inbox" />
+          <OverviewFigure value={vault.notes} label="Notes" href="/search" testId="figure-notes" />
+        </div>
+        <div className="mt-4 max-w-xl">
+          <h3 id="by-type" className="mb-2 font-semibold">
+            Notes by type
+          </h3>
+          <table className="w-full text-sm" aria-labelledby="by-type">
+            <tbody>
+              {Object.entries(vault.notesByType).map(([type, count]) => (
+                <tr key={type} className="border-b border-stone-200">
+                  <th scope="row" className="py-1.5 text-left font-normal text-stone-700">
+                    {TYPE_LABELS[type] ?? type}
+                  </th>
+                  <td className="py-1.5 text-right tabular-nums" data-testid={`type-${type}`}>
+                    {count}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-3 text-sm text-stone-700">
+            {vault.unparseable > 0
+              ? `${vault.unparseable} ${vault.unparseable === 1 ? 'note has' : 'notes have'} front matter Lucid cannot read. `
+              : 'Problems with notes, links and front matter are listed on '}
             <Link href="/health" className="underline">
-              See Health
+              {vault.unparseable > 0 ? 'See Health' : 'Health'}
             </Link>
             .
           </p>
-        ) : null}
+        </div>
       </section>
     </div>
   );

@@ -26,7 +26,7 @@ import {
   type SessionOwner,
 } from '../lib/vault';
 import { PACKAGE_ROOT } from './serve';
-import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
+import { fallbackUser, openCliVault, printJson, shellQuote, UsageError, vaultDir, type Io } from './shared';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -246,7 +246,7 @@ function mcpClientConfig(client: McpClient, vaultRoot: string, nodePath_ = proce
     case 'claude-code':
       return {
         config: { mcpServers: { lucid: { type: 'stdio', ...server, env: {} } } },
-        hint: `Save this as .mcp.json at the root of your code repository, or run:\n  claude mcp add lucid -- ${[nodePath_, ...args].map(quote).join(' ')}`,
+        hint: `Save this as .mcp.json at the root of your code repository, or run:\n  claude mcp add lucid -- ${[nodePath_, ...args].map(shellQuote).join(' ')}`,
       };
     case 'claude-desktop':
       return {
@@ -264,10 +264,6 @@ function mcpClientConfig(client: McpClient, vaultRoot: string, nodePath_ = proce
         hint: 'Save this as .vscode/mcp.json in your workspace (or add it with the "MCP: Add Server" command).',
       };
   }
-}
-
-function quote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The memory protocol's commands: the MCP server, and the same operations as CLI verbs. */

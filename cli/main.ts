@@ -17,6 +17,10 @@ import { dashboardCommands } from './dashboard-commands';
 import { inboxCommands } from './inbox-commands';
 import { historyCommands } from './history-commands';
 import { editCommands } from './edit-commands';
+import { dreamCommands } from './dream-commands';
+import { withDreamReview } from './dream-review-commands';
+import { skillCommands } from './skill-commands';
+import { reportCommands } from './report-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
@@ -227,6 +231,11 @@ Object.assign(commands, agentCommands);
 Object.assign(commands, inboxCommands);
 Object.assign(commands, historyCommands);
 Object.assign(commands, editCommands);
+Object.assign(commands, dreamCommands);
+// After the dream pass's own `dream` command: the review's verbs wrap it (lucid dream runs|show|land|dismiss).
+commands.dream = withDreamReview(commands.dream);
+Object.assign(commands, skillCommands);
+Object.assign(commands, reportCommands);
 
 /** `--limit N`: a whole number from 1 to `max`, or a usage error. */
 function limitOf(value: string | boolean | undefined, max: number): number | undefined {

@@ -73,3 +73,8 @@ export function reportError(io: Io, error: unknown): number {
   io.err(`lucid: unexpected error: ${(error as Error)?.stack ?? String(error)}`);
   return 1;
 }
+
+/** An argument as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ChangelogEntry } from '@/components/changelog-entry';
 import { ChangelogFilterBar } from '@/components/changelog-filter-bar';
 import { type ChangelogInput, type ChangelogPageData, changelogPageOptions } from '@/lib/queries/changelog';
+import { isTyping } from '@/components/page-keys';
 
 /** The URL of a changelog page with these filters and cursor. */
 function pageHref(filters: ChangelogInput, before: number | null): string {
@@ -16,11 +17,6 @@ function pageHref(filters: ChangelogInput, before: number | null): string {
   }
   if (before !== null) params.set('before', String(before));
   return `/changelog${params.size ? `?${params}` : ''}`;
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return !!element && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName));
 }
 
 /**

@@ -12,11 +12,12 @@ import { InboxKeysHint } from '@/components/inbox-keys-hint';
 import { InboxMerge } from '@/components/inbox-merge';
 import { InboxQueue } from '@/components/inbox-queue';
 import { InboxRejectForm } from '@/components/inbox-reject-form';
+import { usePageKeys } from '@/components/page-keys';
+import { ActionError } from '@/lib/queries/action-error';
 import {
   acceptInboxItem,
   hasConflictMarkers,
   INBOX_POLL_MS,
-  InboxActionError,
   type InboxFilterValues,
   type InboxList,
   inboxItemQueryOptions,
@@ -34,14 +35,9 @@ type Notice = { kind: 'ok'; text: string } | { kind: 'error'; text: string; deta
 const sameFilter = (a: InboxFilterValues, b: InboxFilterValues) =>
   (a.agent ?? '') === (b.agent ?? '') && (a.flag ?? '') === (b.flag ?? '') && (a.action ?? '') === (b.action ?? '');
 
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return Boolean(el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)));
-}
-
 /** An action's failure in words; a conflict offers to reload the item as it is now. */
 function noticeOf(error: unknown): Notice {
-  if (error instanceof InboxActionError) {
+  if (error instanceof ActionError) {
     if (error.code === 'conflict') {
       return {
         kind: 'error',
@@ -127,7 +123,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
   };
   const onFailure = (error: unknown) => {
     setNotice(noticeOf(error));
-    if (error instanceof InboxActionError && error.code === 'not_found') void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+    if (error instanceof ActionError && error.code === 'not_found') void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
   };
 
   const accept = useMutation({
@@ -195,19 +191,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
       run();
     };
   });
-  useEffect(() => {
-    let afterG = false;
-    const listener = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || event.metaKey || event.ctrlKey || event.altKey || event.defaultPrevented) return;
-      // `g` then a letter is the app's section jump (KeyboardNav): that letter is not ours.
-      const wasG = afterG;
-      afterG = event.key === 'g';
-      if (wasG) return;
-      onKey.current(event);
-    };
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
+  usePageKeys(onKey);
 
   useEffect(() => {
     if (!focusRow.current || currentId === null || mode !== 'view') return;
@@ -237,7 +221,7 @@ export function InboxView({ initial, initialFilter, initialItem }: { initial: In
     if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, '', url);
   }, [filter, currentId]);
 
-  const detailError = detail.error instanceof InboxActionError && detail.error.code === 'not_found';
+  const detailError = detail.error instanceof ActionError && detail.error.code === 'not_found';
   useEffect(() => {
     if (detailError) void queryClient.invalidateQueries({ queryKey: ['inbox', 'list'] });
   }, [detailError, queryClient]);

@@ -3,6 +3,9 @@ import { type CallToolResult, ListToolsRequestSchema, type Tool, type ToolAnnota
 import { z } from 'zod';
 import {
   abandonSessions,
+  dreamCandidatesForAgent,
+  dreamCandidatesInputSchema,
+  dreamCandidatesResultSchema,
   editNote,
   editNoteInputSchema,
   endSession,
@@ -343,6 +346,19 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
       const result = await moveNote(vault, args);
       return reply({ ...result });
     }),
+  );
+
+  register(
+    'dream_candidates',
+    {
+      title: 'Find duplicate and stale skills',
+      description:
+        "The dream pass's findings, changing nothing: skill pairs that look like the same procedure (score, evidence), skills unused for long, inconsistent fields. Merge a pair by molting the first with both procedures' steps.",
+      inputSchema: dreamCandidatesInputSchema,
+      outputSchema: dreamCandidatesResultSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    tool('dream_candidates', async (args) => reply({ ...(await dreamCandidatesForAgent(vault, args)) })),
   );
 
   // The SDK lists the same tools with their schemas as zod writes them; the plain form reads the same to a

@@ -1,14 +1,17 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { PageHeader } from '@/components/page-header';
+import { SessionList } from '@/components/session-list';
+import { fetchSessionsPage, parseSessionFilters } from '@/lib/server/data-sessions';
 
-export default function SessionsPage() {
+export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const filters = parseSessionFilters(await searchParams);
+  const page = await fetchSessionsPage(filters);
   return (
-    <ComingSoon
-      title="Sessions"
-      will={[
-        'Every agent session: agent, task, outcome, duration',
-        'What each session searched, read, touched and sent to the inbox',
-        'What the agents did this week',
-      ]}
-    />
+    <div>
+      <PageHeader
+        title="Sessions"
+        description="Every agent session, newest first: what it was for, what it changed, how it ended, and whether it followed the memory protocol. Open sessions update live."
+      />
+      <SessionList filters={filters} initial={page} connectCommand="lucid mcp --print-config claude-code" />
+    </div>
   );
 }

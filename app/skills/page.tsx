@@ -1,14 +1,16 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { PageHeader } from '@/components/page-header';
+import { SkillTable } from '@/components/skill-table';
+import { fetchSkills } from '@/lib/server/data-skills';
 
-export default function SkillsPage() {
+export default async function SkillsPage() {
+  const list = await fetchSkills();
   return (
-    <ComingSoon
-      title="Skills"
-      will={[
-        'The procedures agents keep for themselves, with their version and when they were last used',
-        'Every version of a skill, and the diff between any two',
-        'Restoring an earlier version (as a new molt)',
-      ]}
-    />
+    <div>
+      <PageHeader
+        title="Skills"
+        description="The procedures agents keep for themselves: when each was last used by a session, how often it molted, and which ones no session has used for a while. Open one for its versions, their diffs and a restore."
+      />
+      <SkillTable list={list} />
+    </div>
   );
 }

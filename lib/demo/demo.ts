@@ -34,8 +34,8 @@ export function defaultDemoAnchor(now: Date): Date {
  * operations a real agent calls (start_session … end_session) and, for the people, the vault's
  * write path, with a stepping clock and seeded ids, so it is exactly what Lucid itself writes and the same anchor always gives the same bytes. It has sessions, decisions (one
  * superseding another), skills that molted (two that duplicate each other, one stale), pending
- * inbox proposals of every action (one whose target a person changed since), an agent edit
- * worth reverting, people's own notes with unusual names and pasted HTML, recall questions and
+ * inbox proposals of every action (one whose target a person changed since), an agent edit a
+ * person reverted and one worth reverting, people's own notes with unusual names and pasted HTML, recall questions and
  * weekly reports. `dir` must be new, empty, or an earlier demo (which is replaced); anything
  * else is refused with `invalid_input`. Its own git repository is always created, even inside
  * another repository.

@@ -1,4 +1,5 @@
 import { composeNote, formatDate, formatTime, setFrontmatterFields, splitNote, type FileChange, type FrontmatterData, type Op } from '../vault';
+import { revertEditAs } from '../vault/history/revert';
 import { acceptInboxItemAs, rejectInboxItemAs } from '../vault/inbox/decide';
 import type { DemoRun } from './run';
 
@@ -76,4 +77,10 @@ export async function personAccept(run: DemoRun, actor: string, inboxPath: strin
 export async function personReject(run: DemoRun, actor: string, inboxPath: string, target: string, reason: string): Promise<void> {
   await rejectInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
   run.committed({ actor, op: 'reject', path: target, reason, settled: inboxPath });
+}
+
+/** A person reverts an agent's edit of `path` with a reason (revertEdit: one commit, op revert, Lucid-Reverts). */
+export async function personRevert(run: DemoRun, actor: string, editId: string, path: string, reason: string): Promise<void> {
+  await revertEditAs(run.vault, { ref: editId, reason }, actor);
+  run.committed({ actor, op: 'revert', path, reason });
 }

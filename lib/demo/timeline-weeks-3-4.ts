@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import { noteLink as link } from '../vault';
 import { AgentSession, noteText } from './agent';
-import { ADA, GRACE, personAccept, personAppend, personReject, personUpdate } from './people';
+import { ADA, GRACE, personAccept, personAppend, personReject, personRevert, personUpdate } from './people';
 import { P } from './paths';
 import { replaceOnce, type DemoRun } from './run';
 import { flakySkill, intermittentSkill, migrationsSkill, releaseNotesSkill, reindexSkill, weeklySkill } from './skill-texts';
@@ -11,7 +11,8 @@ import { writeWeeklyReport } from './weekly-report';
  * Weeks 3 and 4: release notes and flaky tests molt their skills, OpenSearch is evaluated and
  * replaces FTS5 (one decision superseding another), the tax migration teaches the migration skill
  * a new step, and the reindex procedure is written down. Ada accepts an agent's proposal and Grace
- * rejects one, with her reason, through the inbox's own operations.
+ * rejects one, with her reason, through the inbox's own operations; Grace reverts an agent's edit
+ * that marked the paused comet active, through the revert operation.
  */
 export async function weeksThreeAndFour(run: DemoRun): Promise<void> {
   const s13 = await AgentSession.begin(run, 'research-bot', 14, 8, 40, {
@@ -192,11 +193,21 @@ top 10 results of the 500 most common queries, then switch reads. — Grace
     read: [P.intermittent, P.comet],
   });
   await s20.molt(P.intermittent, intermittentSkill(2), 'the comet simulator test could not be fixed in a day: move it to nightly with an issue');
+  const cometActive = await s20.replace(P.comet, 'CI is green again, so comet is active', (note) => noteText(note, { status: 'active' }));
   await s20.end(
     'done',
     `The iOS simulator test times out when the runner is busy. Moved it to the nightly job with an issue,
-as the updated ${link(P.intermittent)} says.`,
+as the updated ${link(P.intermittent)} says. Marked ${link(P.comet)} active again now that its CI is green.`,
     [],
+  );
+
+  run.at(23, 15, 20);
+  await personRevert(
+    run,
+    GRACE,
+    cometActive.edit_id,
+    P.comet,
+    'comet stays paused until the billing launch ships (see the pause decision): a green CI does not resume it',
   );
 
   const s21 = await AgentSession.begin(run, 'claude-code', 24, 13, 10, {

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { commitDiffAction, listChangelogAction, listUncommittedAction, type planRevertAction } from '@/lib/actions/changelog';
-import type { ActionResult } from '@/lib/actions/result';
+import { unwrap } from '@/lib/actions/result';
 
 /**
  * How often the first page of the changelog asks for new edits: well below Playwright's expect
@@ -15,12 +15,6 @@ export type ChangelogPageData = Extract<Awaited<ReturnType<typeof listChangelogA
 export type ChangelogEntryData = ChangelogPageData['entries'][number];
 export type RevertPlanData = Extract<Awaited<ReturnType<typeof planRevertAction>>, { ok: true }>['data'];
 export type UncommittedData = Extract<Awaited<ReturnType<typeof listUncommittedAction>>, { ok: true }>['data'];
-
-/** Throws an action's expected failure so the query shows it (isError); the message is the person's sentence. */
-function unwrap<T>(result: ActionResult<T>): T {
-  if (!result.ok) throw new Error(result.message);
-  return result.data;
-}
 
 /** Every changelog query's key starts here: invalidate it after a revert or a commit. */
 export const changelogKeys = {

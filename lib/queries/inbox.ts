@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { acceptInboxItemAction, countInboxAction, listInboxAction, rejectInboxItemAction, showInboxItemAction } from '@/lib/actions/inbox';
-import type { ActionResult } from '@/lib/actions/result';
+import { ActionError, unwrapAction } from '@/lib/queries/action-error';
 import type { InboxItem } from '@/lib/vault';
 
 /**
@@ -31,26 +31,6 @@ export interface InboxFilterValues {
   agent?: string;
   flag?: string;
   action?: InboxItem['action'];
-}
-
-/** An action's failure as the page shows it: a code to branch on and a sentence to read. */
-export class InboxActionError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'InboxActionError';
-  }
-}
-
-function unwrap<T>(result: ActionResult<T>): T {
-  if (result.ok) return result.data;
-  // A refused field says why in its own words ("too large to save"); the generic line says less.
-  const details = Object.values(result.fieldErrors ?? {})
-    .flat()
-    .filter((m): m is string => typeof m === 'string');
-  throw new InboxActionError(result.code, details.length > 0 ? details.join(' ') : result.message);
 }
 
 /** The keys of every inbox query; invalidating `inboxKeys.all` refreshes the queue, the count and the open item. */
@@ -89,7 +69,7 @@ export function inboxListQueryOptions(filter: InboxFilterValues, interval: numbe
   return queryOptions({
     queryKey: inboxKeys.list(filter),
     queryFn: async () =>
-      unwrap(await listInboxAction({ agent: filter.agent || undefined, flag: filter.flag || undefined, action: filter.action || undefined })),
+      unwrapAction(await listInboxAction({ agent: filter.agent || undefined, flag: filter.flag || undefined, action: filter.action || undefined })),
     refetchInterval: interval,
     placeholderData: (previous) => previous,
   });
@@ -99,7 +79,7 @@ export function inboxListQueryOptions(filter: InboxFilterValues, interval: numbe
 export function inboxCountQueryOptions(interval: number | false) {
   return queryOptions({
     queryKey: inboxKeys.count,
-    queryFn: async () => unwrap(await countInboxAction({})),
+    queryFn: async () => unwrapAction(await countInboxAction({})),
     refetchInterval: interval,
   });
 }
@@ -111,7 +91,7 @@ export function inboxCountQueryOptions(interval: number | false) {
 export function inboxItemQueryOptions(id: string | null) {
   return queryOptions({
     queryKey: inboxKeys.item(id ?? ''),
-    queryFn: async () => unwrap(await showInboxItemAction({ id: id ?? '' })),
+    queryFn: async () => unwrapAction(await showInboxItemAction({ id: id ?? '' })),
     enabled: id !== null,
     staleTime: 0,
     refetchOnWindowFocus: false,
@@ -124,15 +104,15 @@ function requestBytes(text: string): number {
   return new TextEncoder().encode(JSON.stringify(text)).length;
 }
 
-/** Accept (optionally with the person's own text); throws InboxActionError on an expected failure. */
+/** Accept (optionally with the person's own text); throws an ActionError on an expected failure. */
 export async function acceptInboxItem(input: { id: string; text?: string; expectedTargetHash?: string | null; reason?: string }) {
-  if (input.text !== undefined && requestBytes(input.text) > MAX_SAVE_BYTES) throw new InboxActionError('too_large', TOO_LARGE_MESSAGE);
-  return unwrap(await acceptInboxItemAction(input));
+  if (input.text !== undefined && requestBytes(input.text) > MAX_SAVE_BYTES) throw new ActionError('too_large', TOO_LARGE_MESSAGE);
+  return unwrapAction(await acceptInboxItemAction(input));
 }
 
-/** Reject with an optional reason; throws InboxActionError on an expected failure. */
+/** Reject with an optional reason; throws an ActionError on an expected failure. */
 export async function rejectInboxItem(input: { id: string; reason?: string }) {
-  return unwrap(await rejectInboxItemAction(input));
+  return unwrapAction(await rejectInboxItemAction(input));
 }
 
 /** The item's links as the server resolved them, as MarkdownView's `resolve` (unknown links show as broken). */

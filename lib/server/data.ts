@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import {
   type CommitRecord,
+  dayRange,
   countInbox,
   type InboxFilter,
   type InboxItem,
@@ -15,6 +16,7 @@ import {
   type LinkKind,
   type LintReport,
   listUncommitted,
+  countUncommitted,
   type Note,
   type NoteType,
   normalizeNotePath,
@@ -24,10 +26,8 @@ import {
   OPS,
   planRevert,
   type RevertPlan,
-  summarizeVault,
   type UncommittedFile,
   type VaultLayout,
-  type VaultSummary,
 } from '@/lib/vault';
 import { getVault } from './vault';
 
@@ -36,11 +36,6 @@ import { getVault } from './vault';
 
 /** Longest note body the note page renders as Markdown; longer ones are shown as plain text, cut. */
 export const RENDER_LIMIT = 400_000;
-
-/** The overview page's figures. */
-export async function fetchOverview(): Promise<VaultSummary> {
-  return summarizeVault(await getVault(), new Date());
-}
 
 /** The search page's folder filter: every note folder one and two levels deep, sorted. */
 export async function fetchSearchFolders(): Promise<string[]> {
@@ -138,7 +133,7 @@ export async function fetchVaultFile(segments: string[]): Promise<VaultFileResul
   }
 }
 
-function safeDecode(segment: string): string {
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -238,7 +233,7 @@ export async function fetchInboxItem(id: string): Promise<InboxItemView> {
 /** How many edits one changelog page shows. */
 const CHANGELOG_PAGE_SIZE = 30;
 /** Longest patch the changelog sends to the browser; a longer one shows "too big" (catalog #45 a). */
-const CHANGELOG_MAX_PATCH = 512 * 1024;
+export const CHANGELOG_MAX_PATCH = 512 * 1024;
 
 /** The changelog page's filters, as the URL carries them (validated by the caller). */
 export interface ChangelogFilters {
@@ -246,7 +241,7 @@ export interface ChangelogFilters {
   actor?: string;
   op?: Op;
   type?: NoteType;
-  /** YYYY-MM-DD (UTC), both ends inclusive. */
+  /** YYYY-MM-DD (the server's time zone), both ends inclusive. */
   since?: string;
   until?: string;
   /** Show the edits older than this sequence number (the Older link's cursor). */
@@ -293,8 +288,8 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
     ...(filters.actor === 'foreign' ? { foreign: true } : filters.actor ? { actor: filters.actor } : {}),
     op: filters.op,
     type: filters.type,
-    since: filters.since ? dayStart(filters.since) : undefined,
-    until: filters.until ? dayStart(filters.until) + 86_399 : undefined,
+    since: filters.since ? dayBounds(filters.since).since : undefined,
+    until: filters.until ? dayBounds(filters.until).until - 1 : undefined,
   };
   const rows = await vault.log({ ...query, beforeSeq: filters.before, limit: CHANGELOG_PAGE_SIZE + 1 });
   const page = rows.slice(0, CHANGELOG_PAGE_SIZE);
@@ -311,7 +306,8 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
   };
 }
 
-function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }): ChangelogEntry {
+/** A commit as the changelog (and a session's page) shows it. */
+export function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }): ChangelogEntry {
   const paths = c.paths.map((p) => p.path).filter((p) => !isChangelogPath(layout, p));
   // The refusals a commit's record already shows, in the words planRevert uses; the rest come with the plan.
   let refused: string | null = null;
@@ -336,8 +332,10 @@ function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: number }):
   };
 }
 
-function dayStart(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`) / 1000;
+/** A YYYY-MM-DD day in the server's time zone (the overview's days), as seconds: its start and the next day's start. */
+export function dayBounds(day: string): { since: number; until: number } {
+  const range = dayRange(day, day);
+  return { since: Math.floor(range.since / 1000), until: Math.floor(range.until / 1000) };
 }
 
 /** One commit's patch, or `tooBig` past {@link CHANGELOG_MAX_PATCH} (the page then says so instead of hanging). */
@@ -372,13 +370,22 @@ export function changelogChoices(): { ops: string[]; types: string[] } {
   return { ops: [...OPS], types: [...NOTE_TYPES] };
 }
 
+/** Readers of a page's URL filters: one non-empty value of `key`, and a well-formed YYYY-MM-DD. */
+export function urlFilterReaders(params: Record<string, string | string[] | undefined>) {
+  return {
+    one(key: string): string | undefined {
+      const value = params[key];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+    day(value: string | undefined): string | undefined {
+      return value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+    },
+  };
+}
+
 /** The changelog's filters from the URL; a value that is not one of the choices is left out, never passed on. */
 export function parseChangelogFilters(params: Record<string, string | string[] | undefined>): ChangelogFilters {
-  const one = (key: string) => {
-    const value = params[key];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  };
-  const day = (value: string | undefined) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+  const { one, day } = urlFilterReaders(params);
   const actor = one('actor');
   const op = one('op');
   const type = one('type');
@@ -398,5 +405,5 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
 
 /** How many files have changes nobody committed (the overview's notice). */
 export async function fetchUncommittedCount(): Promise<number> {
-  return (await listUncommitted(await getVault())).length;
+  return countUncommitted(await getVault());
 }

@@ -68,11 +68,15 @@ export function isSessionId(value: unknown): value is string {
   return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
 }
 
+/** `YYYYMMDD-HHMMSS` in the clock's local time: how session ids and dream run ids start. */
+export function idStamp(now: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+}
+
 /** A session id: `YYYYMMDD-HHMMSS-<agent slug>-<4 base32>` in the clock's local time. */
 export function newSessionId(now: Date, agentSlug: string, ids: IdSource): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
-  return `${stamp}-${agentSlug}-${ids.base32(4)}`;
+  return `${idStamp(now)}-${agentSlug}-${ids.base32(4)}`;
 }
 
 /** `YYYY-MM-DD` in local time. */

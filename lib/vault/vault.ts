@@ -4,7 +4,7 @@ import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
 import { oneLine } from './git/changelog';
 import { CommitIndex, foldersOfType, type CommitQuery, type CommitRecord } from './git/commit-index';
-import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitRepo } from './git/repo';
+import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitIdentity, type GitRepo } from './git/repo';
 import type { GitRunner } from './git/runner';
 import { cryptoIds, systemClock, type Clock, type IdSource } from './ids';
 import type { LinkResolver, ParsedLink } from './notes/links';
@@ -16,6 +16,7 @@ import { syncSearchIndex } from './search/indexable';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
 import { resolveForWrite, stateDirOf, sweepTempFiles } from './write/confine';
 import { editVault, recoverVault, validateText, type WriteContext } from './write/edit';
+import { identityOf } from './write/commit';
 import type { EditRequest, EditResult } from './write/edit-types';
 import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
@@ -259,6 +260,11 @@ export class Vault {
   /** Validates a note's new text: its front matter must parse and fit its type's rules. */
   validateText(path: string, text: string): void {
     validateText(path, text);
+  }
+
+  /** The git name and email the write path commits `actor`'s edits with (the person's own from git config). */
+  gitIdentity(actor: string): GitIdentity {
+    return identityOf(this.writer, actor);
   }
 }
 

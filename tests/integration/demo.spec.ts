@@ -216,6 +216,27 @@ describe('lucid demo', () => {
     expect(after).not.toContain('## Consequences');
   });
 
+  it("has a person's revert of an agent's edit, made as the revert operation makes it", () => {
+    const all = commits();
+    const reverts = all.filter((c) => c.trailers.get('Lucid-Op') === 'revert');
+    expect(reverts.length).toBeGreaterThanOrEqual(1);
+    for (const revert of reverts) {
+      expect(revert.trailers.get('Lucid-Actor')).toMatch(/^human:/);
+      const editId = revert.trailers.get('Lucid-Reverts');
+      const reverted = all.find((c) => c.trailers.get('Lucid-Edit') === editId);
+      expect(reverted, revert.body).toBeDefined();
+      expect(reverted?.trailers.get('Lucid-Actor')).toMatch(/^agent:/);
+      // The note is back to what it was before the reverted edit, and the revert changed nothing else but the changelog.
+      const files = git(['show', '--format=', '--name-only', revert.sha]).split('\n').filter(Boolean);
+      const notes = files.filter((f) => f !== 'changelog.md');
+      expect(notes.length).toBeGreaterThanOrEqual(1);
+      for (const note of notes) expect(git(['rev-parse', `${revert.sha}:${note}`])).toBe(git(['rev-parse', `${reverted?.sha}~1:${note}`]));
+      expect(revert.body).toContain(`undid ${reverted?.trailers.get('Lucid-Actor')}'s`);
+    }
+    // The edit worth reverting is still there to revert.
+    expect(reverts.map((r) => r.trailers.get('Lucid-Reverts'))).not.toContain(report.highlights.badEdit.editId);
+  });
+
   it("keeps people's own notes with unusual names, Obsidian syntax and pasted HTML", () => {
     const handbook = read('Notes/Team handbook.md');
     for (const piece of ['> [!note]', '%%', '![[Onboarding checklist 🚀]]', '](../projects/atlas.md)', '[[projects/atlas\\|Atlas]]', '#team', '## On call']) {

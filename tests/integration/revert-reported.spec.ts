@@ -1,25 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { revertEdit, startSession, type Vault } from '../../lib/vault/index';
-import { agentEdit, FIVE_LINES, freeze, installedVault, trailersOf, type TempVault } from '../support/revert-vault';
+import { describe, expect, it } from 'vitest';
+import { revertEdit, startSession } from '../../lib/vault/index';
+import { agentEdit, FIVE_LINES, freeze, trailersOf, vaultsPerTest } from '../support/revert-vault';
 import { TEST_PERSON } from '../support/temp-vault';
 
 /** A revert reaches the next agent's start_session, and the same revert works from a terminal. */
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-afterEach(() => {
-  for (const v of opened.splice(0)) v.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
-
-async function setUp() {
-  const made = await installedVault({ 'notes/a.md': FIVE_LINES, 'notes/b.md': 'bee\n' });
-  vaults.push(made.tv);
-  opened.push(made.vault);
-  return made;
-}
+const { setUp } = vaultsPerTest({ 'notes/a.md': FIVE_LINES, 'notes/b.md': 'bee\n' });
 
 describe('the next start_session reports a revert', () => {
   it('of a Lucid edit, naming the edit it undid', async () => {

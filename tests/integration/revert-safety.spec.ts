@@ -1,45 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isVaultError, planRevert, revertEdit, type Vault } from '../../lib/vault/index';
+import { describe, expect, it, vi } from 'vitest';
+import { isVaultError, planRevert, revertEdit } from '../../lib/vault/index';
 import {
   addedChangelogLines,
   agentEdit,
   filesWithMarkers,
   FIVE_LINES,
   freeze,
-  installedVault,
   pathsOf,
   revertScratch,
   trailersOf,
-  type TempVault,
+  vaultRejection,
+  vaultsPerTest,
 } from '../support/revert-vault';
 import { sha256, TEST_PERSON } from '../support/temp-vault';
 
 /** SECURITY-TESTS #42 (a revert that conflicts), #43 (uncommitted work) and #44 (refs), checked with raw git. */
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-afterEach(() => {
-  for (const v of opened.splice(0)) v.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
-
-async function setUp(files: Record<string, string> = { 'notes/a.md': FIVE_LINES, 'notes/b.md': '# B\n\nbee\n', 'notes/c.md': '# C\n\nsea\n' }) {
-  const made = await installedVault(files);
-  vaults.push(made.tv);
-  opened.push(made.vault);
-  return made;
-}
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isVaultError(error)) throw new Error(`expected a VaultError, got ${String(error)}`);
-  return error;
-}
+const { setUp, keep } = vaultsPerTest({ 'notes/a.md': FIVE_LINES, 'notes/b.md': '# B\n\nbee\n', 'notes/c.md': '# C\n\nsea\n' });
 
 describe('#42 a revert that conflicts changes nothing at all', () => {
   it('C changes line 3, a later D changes it again: the dry run and the revert name D, and HEAD, the index and every file stay byte-identical', async () => {
@@ -61,7 +40,7 @@ describe('#42 a revert that conflicts changes nothing at all', () => {
     expect(plan.message).toContain('notes/a.md');
     expect(freeze(tv)).toEqual(before);
 
-    const error = await rejection(revertEdit(vault, { ref: c.editId }));
+    const error = await vaultRejection(revertEdit(vault, { ref: c.editId }));
     expect(error.code).toBe('conflict');
     expect(error.message).toBe(plan.message);
     const after = freeze(tv);
@@ -121,7 +100,7 @@ describe('#43 a revert with uncommitted work', () => {
     expect(plan.ok).toBe(false);
     expect(plan.blockers).toEqual([{ kind: 'uncommitted', path: 'notes/a.md', laterEdits: [] }]);
     expect(plan.message).toContain('notes/a.md has uncommitted changes');
-    const error = await rejection(revertEdit(vault, { ref: c.editId }));
+    const error = await vaultRejection(revertEdit(vault, { ref: c.editId }));
     expect(error.code).toBe('dirty_worktree');
     expect(freeze(tv)).toEqual(before);
     expect(tv.read('notes/a.md')).toBe('one\nTWO\nthree\nfour\nfive\nmy own line, not committed\n');
@@ -146,7 +125,7 @@ describe('#43 a revert with uncommitted work', () => {
     for (let round = 0; round < 4; round += 1) {
       const { tv, vault } = await setUp();
       const other = await tv.open();
-      opened.push(other);
+      keep(other);
       const c = await agentEdit(vault, 'notes/a.md', 'one\nTWO\nthree\nfour\nfive\n');
       const seen = sha256(tv.readBytes('notes/a.md'));
       const count = tv.commitCount();
@@ -199,13 +178,13 @@ describe('#44 refs and odd names', () => {
       'E'.repeat(13),
       '',
     ]) {
-      const error = await rejection(planRevert(vault, ref));
+      const error = await vaultRejection(planRevert(vault, ref));
       expect(error.code, ref).toBe('invalid_input');
-      await rejection(revertEdit(vault, { ref }));
+      await vaultRejection(revertEdit(vault, { ref }));
     }
-    const unknown = await rejection(planRevert(vault, '0123456789abcdef0123456789abcdef01234567'));
+    const unknown = await vaultRejection(planRevert(vault, '0123456789abcdef0123456789abcdef01234567'));
     expect(unknown.code).toBe('not_found');
-    expect((await rejection(planRevert(vault, 'eaaaaaaaaaaaa'))).code).toBe('not_found');
+    expect((await vaultRejection(planRevert(vault, 'eaaaaaaaaaaaa'))).code).toBe('not_found');
     expect(fs.existsSync(out)).toBe(false);
     expect(freeze(tv)).toEqual(before);
     // The full sha, in capitals too, names the same commit as the edit id.
@@ -230,7 +209,7 @@ describe('#44 refs and odd names', () => {
     const plan = await planRevert(vault, deleted.editId);
     expect(plan.ok).toBe(false);
     expect(plan.refused).toContain('-n.md');
-    expect((await rejection(revertEdit(vault, { ref: deleted.editId }))).code).toBe('forbidden');
+    expect((await vaultRejection(revertEdit(vault, { ref: deleted.editId }))).code).toBe('forbidden');
     expect(tv.exists('-n.md')).toBe(false);
   });
 });
@@ -239,7 +218,7 @@ describe('a revert never writes a merge made from an older HEAD', () => {
   it('an agent edit committed after the revert read HEAD and before it checked the disk makes it a conflict, and the agent line stays', async () => {
     const { tv, vault } = await setUp();
     const other = await tv.open();
-    opened.push(other);
+    keep(other);
     const c = await agentEdit(vault, 'notes/a.md', 'ONE by C\ntwo\nthree\nfour\nfive\n', 'update', 'agent:first');
     // Deterministic interleaving: the revert's first blob read waits for another writer's commit.
     const run = vault.repo.run;
@@ -251,7 +230,7 @@ describe('a revert never writes a merge made from an older HEAD', () => {
       }
       return run(call);
     };
-    const error = await rejection(revertEdit(vault, { ref: c.editId }));
+    const error = await vaultRejection(revertEdit(vault, { ref: c.editId }));
     vault.repo.run = run;
     expect(raced).toBe(true);
     expect(error.code).toBe('conflict');
@@ -277,7 +256,7 @@ describe('scratch a killed revert, merge or commit left behind', () => {
     fs.writeFileSync(path.join(state, 'revert-efghijkmnp.ours'), 'a live revert');
     fs.writeFileSync(path.join(state, 'revert-notes.txt'), 'not scratch');
     fs.utimesSync(path.join(state, 'revert-notes.txt'), old, old);
-    opened.push(await tv.open());
+    keep(await tv.open());
     expect(
       fs
         .readdirSync(state)

@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import {
+  acceptInboxItem,
   endSession,
   initVault,
   isVaultError,
@@ -7,28 +9,28 @@ import {
   openVault,
   planRevert,
   proposeToInbox,
+  rejectInboxItem,
   revertEdit,
   startSession,
   type Vault,
 } from '../../lib/vault/index';
-import { addedChangelogLines, agentEdit, FIVE_LINES, freeze, installedVault, pathsOf, trailersOf, type TempVault } from '../support/revert-vault';
+import { revertEditAs } from '../../lib/vault/history/revert';
+import {
+  addedChangelogLines,
+  agentEdit,
+  FIVE_LINES,
+  freeze,
+  pathsOf,
+  trailersOf,
+  type TempVault,
+  vaultRejection,
+  vaultsPerTest,
+} from '../support/revert-vault';
 import { makeTempVault, TEST_PERSON } from '../support/temp-vault';
 
 /** VAULT-FORMAT's revert table, row by row, on crafted histories in fresh temp vaults, checked with raw git. */
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-afterEach(() => {
-  for (const v of opened.splice(0)) v.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
-
-async function setUp(files: Record<string, string> = { 'notes/a.md': FIVE_LINES }) {
-  const made = await installedVault(files);
-  vaults.push(made.tv);
-  opened.push(made.vault);
-  return made;
-}
+const { setUp, keep, keepTemp } = vaultsPerTest({ 'notes/a.md': FIVE_LINES });
 
 async function refusal(vault: Vault, ref: string, code: string): Promise<string> {
   const plan = await planRevert(vault, ref);
@@ -41,6 +43,9 @@ async function refusal(vault: Vault, ref: string, code: string): Promise<string>
   expect(isVaultError(error, code as never)).toBe(true);
   return plan.refused ?? '';
 }
+
+/** The id of the inbox item at `inboxPath`: its file name without .md. */
+const itemId = (inboxPath: string) => path.basename(inboxPath, '.md');
 
 /** The last commit is one revert: one commit, its changelog line, the person as actor. */
 function expectOneRevert(tv: TempVault, before: number, commit: string, reverts: [string, string]) {
@@ -159,6 +164,41 @@ describe('reverting each kind of edit', () => {
     expect(freeze(tv)).toEqual(before);
   });
 
+  it('the molt that created a skill (version 1), unchanged since: deleted as a create is, its text kept in git and brought back by reverting the revert', async () => {
+    const { tv, vault } = await setUp();
+    const { session } = await startSession(vault, { agent: 'skiller', task: 'write a skill' });
+    const v1 = await moltSkill(vault, { session, name: 'triage', content: 'step one\nstep two\n', trigger: 'when CI fails', reason: 'first' });
+    expect(v1).toMatchObject({ status: 'written', version: 1, previous_version: 0 });
+    expect(trailersOf(tv, v1.commit)).toMatchObject({ 'Lucid-Op': 'molt', 'Lucid-Molt': 'triage 0->1' });
+    const text = tv.read('skills/triage.md');
+    const count = tv.commitCount();
+    const plan = await planRevert(vault, v1.edit_id);
+    expect(plan).toMatchObject({ ok: true, paths: ['skills/triage.md'] });
+    expect(plan.message).toContain('delete skills/triage.md');
+    const result = await revertEdit(vault, { ref: v1.edit_id });
+    expect(tv.exists('skills/triage.md')).toBe(false);
+    expect(pathsOf(tv, result.commit)).toEqual(['changelog.md', 'skills/triage.md']);
+    expectOneRevert(tv, count, result.commit, ['Lucid-Reverts', v1.edit_id]);
+    // There is no earlier version to molt back to: the revert is a plain revert, not a molt.
+    expect(trailersOf(tv, result.commit)['Lucid-Op']).toBe('revert');
+    expect(trailersOf(tv, result.commit)['Lucid-Molt']).toBeUndefined();
+    // Nothing is lost: version 1 stays in git, and reverting the revert brings it back byte for byte.
+    expect(tv.git(['show', `${v1.commit}:skills/triage.md`])).toBe(text);
+    await revertEdit(vault, { ref: result.editId });
+    expect(tv.read('skills/triage.md')).toBe(text);
+  });
+
+  it('the molt that created a skill, molted since: refused as a changed create, and every later version stays', async () => {
+    const { tv, vault } = await setUp();
+    const { session } = await startSession(vault, { agent: 'skiller', task: 'write a skill' });
+    const v1 = await moltSkill(vault, { session, name: 'triage', content: 'step one\nstep two\n', trigger: 'when CI fails', reason: 'first' });
+    await moltSkill(vault, { session, name: 'triage', content: 'step one\nstep two, better\n', reason: 'second' });
+    const before = freeze(tv);
+    expect(await refusal(vault, v1.edit_id, 'forbidden')).toContain('skills/triage.md was changed since it was created');
+    expect(freeze(tv)).toEqual(before);
+    expect(tv.read('skills/triage.md')).toMatch(/version: 2\n[\s\S]*step two, better\n$/);
+  });
+
   it('accept: restores the target and puts the proposal back in the inbox', async () => {
     const { tv, vault } = await setUp();
     const { session } = await startSession(vault, { agent: 'proposer', task: 'propose' });
@@ -171,17 +211,10 @@ describe('reverting each kind of edit', () => {
     });
     const inbox = proposal.inbox_path;
     const inboxText = tv.read(inbox);
-    const accept = await vault.edit({
-      actor: vault.person,
-      op: 'accept',
-      path: 'notes/a.md',
-      reason: 'accepted',
-      session,
-      changes: [
-        { path: 'notes/a.md', content: 'one\ntwo\nthree, proposed\nfour\nfive\n' },
-        { path: inbox, content: null },
-      ],
-    });
+    const accept = await acceptInboxItem(vault, { id: itemId(inbox), reason: 'accepted' });
+    expect(tv.read('notes/a.md')).toBe('one\ntwo\nthree, proposed\nfour\nfive\n');
+    expect(tv.exists(inbox)).toBe(false);
+    expect(trailersOf(tv, accept.commit)).toMatchObject({ 'Lucid-Op': 'accept', 'Lucid-Session': session });
     const count = tv.commitCount();
     const result = await revertEdit(vault, { ref: accept.editId });
     expect(tv.read('notes/a.md')).toBe(FIVE_LINES);
@@ -195,13 +228,9 @@ describe('reverting each kind of edit', () => {
     const { session } = await startSession(vault, { agent: 'proposer', task: 'propose' });
     const proposal = await proposeToInbox(vault, { session, target: 'notes/z.md', action: 'create', content: '# Z\n', reason: 'new' });
     const inboxText = tv.read(proposal.inbox_path);
-    const reject = await vault.edit({
-      actor: vault.person,
-      op: 'reject',
-      path: proposal.inbox_path,
-      reason: 'no',
-      changes: [{ path: proposal.inbox_path, content: null }],
-    });
+    const reject = await rejectInboxItem(vault, { id: itemId(proposal.inbox_path), reason: 'no' });
+    expect(tv.exists(proposal.inbox_path)).toBe(false);
+    expect(trailersOf(tv, reject.commit)['Lucid-Op']).toBe('reject');
     const count = tv.commitCount();
     const result = await revertEdit(vault, { ref: reject.editId });
     expect(tv.read(proposal.inbox_path)).toBe(inboxText);
@@ -275,12 +304,25 @@ describe('reverting each kind of edit', () => {
     expect(await refusal(vault, c.editId, 'invalid_input')).toContain('already undone');
   });
 
+  it('is made only by a person: another actor is refused before anything is read, and nothing changes', async () => {
+    const { tv, vault } = await setUp();
+    const c = await agentEdit(vault, 'notes/a.md', 'one\nTWO\nthree\nfour\nfive\n');
+    const before = freeze(tv);
+    for (const actor of ['agent:writer', 'human:', 'Test Person']) {
+      const error = await vaultRejection(revertEditAs(vault, { ref: c.editId }, actor));
+      expect(error.code).toBe('invalid_input');
+    }
+    expect(freeze(tv)).toEqual(before);
+    const result = await revertEditAs(vault, { ref: c.editId }, 'human:Grace Hopper');
+    expect(trailersOf(tv, result.commit)).toMatchObject({ 'Lucid-Actor': 'human:Grace Hopper', 'Lucid-Reverts': c.editId });
+  });
+
   it('works on a vault that is a folder of a larger repository', async () => {
     const tv = makeTempVault({ 'outside.md': 'outside\n', 'vault/notes/a.md': FIVE_LINES });
-    vaults.push(tv);
+    keepTemp(tv);
     await initVault({ dir: `${tv.root}/vault`, env: tv.env });
     const inner = await openVault({ root: `${tv.root}/vault`, env: tv.env });
-    opened.push(inner);
+    keep(inner);
     const c = await agentEdit(inner, 'notes/a.md', 'one\nTWO\nthree\nfour\nfive\n');
     const plan = await planRevert(inner, c.editId);
     expect(plan.paths).toEqual(['notes/a.md']);

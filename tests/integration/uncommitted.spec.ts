@@ -1,35 +1,15 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { commitUncommitted, isVaultError, listUncommitted, type Vault } from '../../lib/vault/index';
-import { addedChangelogLines, freeze, installedVault, pathsOf, trailersOf, type TempVault } from '../support/revert-vault';
+import { describe, expect, it } from 'vitest';
+import { spawnGit, type GitRunner } from '../../lib/vault/git/runner';
+import { commitUncommitted, countUncommitted, listUncommitted, openVault } from '../../lib/vault/index';
+import { addedChangelogLines, freeze, pathsOf, trailersOf, vaultRejection, vaultsPerTest } from '../support/revert-vault';
 import { TEST_EMAIL, TEST_PERSON } from '../support/temp-vault';
 
 /** A person's uncommitted work: listed with its diff, committed as theirs in one commit, never discarded. */
 
 const GHP = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
 
-const vaults: TempVault[] = [];
-const opened: Vault[] = [];
-afterEach(() => {
-  for (const v of opened.splice(0)) v.close();
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
-
-async function setUp() {
-  const made = await installedVault({ 'notes/a.md': 'alpha\n', 'notes/b.md': 'beta\n', 'notes/c.md': 'gamma\n', 'notes/d.md': 'delta\n' });
-  vaults.push(made.tv);
-  opened.push(made.vault);
-  return made;
-}
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isVaultError(error)) throw new Error(`expected a VaultError, got ${String(error)}`);
-  return error;
-}
+const { setUp, keep } = vaultsPerTest({ 'notes/a.md': 'alpha\n', 'notes/b.md': 'beta\n', 'notes/c.md': 'gamma\n', 'notes/d.md': 'delta\n' });
 
 describe('uncommitted work', () => {
   it('lists modified, added, deleted and renamed notes with their diff; leaves out other files; changes nothing', async () => {
@@ -55,6 +35,34 @@ describe('uncommitted work', () => {
     expect(diff['notes/d-moved.md']).toContain('rename to notes/d-moved.md');
     expect(diff['notes/new.md']).toContain('+++ b/notes/new.md\n@@ -0,0 +1,2 @@\n+a new note\n+second line\n\\ No newline at end of file');
     expect(freeze(tv)).toEqual(before);
+  });
+
+  it('counts what it would list from one git status, without a diff, and changes nothing', async () => {
+    const { tv } = await setUp();
+    tv.write('notes/a.md', 'alpha, edited in Obsidian\n');
+    tv.write('notes/new.md', 'a new note\n');
+    tv.git(['mv', 'notes/d.md', 'notes/d-moved.md']);
+    fs.rmSync(`${tv.root}/notes/c.md`);
+    tv.write('.obsidian/workspace.json', '{}\n');
+    tv.write('notes/picture.png', 'not a note');
+    const processes: string[][] = [];
+    const git: GitRunner = async (invocation) => {
+      processes.push([...invocation.args]);
+      return spawnGit(invocation);
+    };
+    const counted = await openVault({ root: tv.root, env: tv.env, git });
+    keep(counted);
+    const before = freeze(tv);
+    processes.length = 0;
+    expect(await countUncommitted(counted)).toBe(4);
+    expect(processes.map((args) => args[0])).toEqual(['status']);
+    expect(await countUncommitted(counted)).toBe((await listUncommitted(counted)).length);
+    expect(freeze(tv)).toEqual(before);
+    fs.writeFileSync(`${tv.root}/notes/c.md`, 'gamma\n');
+    tv.git(['mv', 'notes/d-moved.md', 'notes/d.md']);
+    tv.git(['checkout', '--', 'notes/a.md']);
+    fs.rmSync(`${tv.root}/notes/new.md`);
+    expect(await countUncommitted(counted)).toBe(0);
   });
 
   it('masks secrets in the diff', async () => {
@@ -94,7 +102,7 @@ describe('uncommitted work', () => {
     tv.write('notes/a.md', 'alpha, edited\n');
     const before = freeze(tv);
     for (const paths of [['notes/a.md', 'notes/b.md'], ['notes/missing.md'], ['changelog.md'], ['.obsidian/app.json'], ['../outside.md']]) {
-      const error = await rejection(commitUncommitted(vault, { paths }));
+      const error = await vaultRejection(commitUncommitted(vault, { paths }));
       expect(['invalid_input', 'invalid_path'], paths.join()).toContain(error.code);
       expect(freeze(tv)).toEqual(before);
     }
@@ -106,7 +114,7 @@ describe('uncommitted work', () => {
     const { tv, vault } = await setUp();
     tv.write('notes/a.md', `alpha\ntoken ${GHP}\n`);
     const before = freeze(tv);
-    const error = await rejection(commitUncommitted(vault, { paths: ['notes/a.md'] }));
+    const error = await vaultRejection(commitUncommitted(vault, { paths: ['notes/a.md'] }));
     expect(error.code).toBe('forbidden');
     expect(error.message).not.toContain(GHP);
     expect(freeze(tv)).toEqual(before);

@@ -97,7 +97,7 @@ describe('lucid mcp over stdio', () => {
     const pid = server.transport.pid;
     expect(server.client.getInstructions()).toContain('start_session');
     const { tools } = await server.client.listTools();
-    expect(tools).toHaveLength(10);
+    expect(tools).toHaveLength(11);
 
     const started = ok(
       await server.call('start_session', { agent: 'claude-code', task: 'Fix the flaky webhook tests', repo: 'https://github.com/example-team/atlas' }),

@@ -22,6 +22,7 @@ import { isolatedGitEnv, makeTempVault, sha256, snapshot, type TempVault } from 
 const SESSION_ID = /^\d{8}-\d{6}-claude-code-[a-z2-7]{4}$/;
 const EDIT_ID = /^e[a-z2-7]{12}$/;
 const TOOLS = [
+  'dream_candidates',
   'edit_note',
   'end_session',
   'molt_skill',
@@ -90,7 +91,7 @@ describe('the MCP server: tools, instructions and prompt', () => {
       for (const [field, schema] of Object.entries(properties)) expect(schema.description, `${tool.name}.${field}`).toBeTruthy();
       expect(tool.description, tool.name).toBeTruthy();
       expect(tool.outputSchema, tool.name).toBeTruthy();
-      const reader = tool.name === 'search_notes' || tool.name === 'read_note';
+      const reader = tool.name === 'search_notes' || tool.name === 'read_note' || tool.name === 'dream_candidates';
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(reader);
     }
     // Deleting goes through the inbox: every tool that changes a note says so; move_note deletes `from`.

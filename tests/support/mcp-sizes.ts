@@ -188,6 +188,7 @@ export async function runTypicalSession(mcp: McpPair, vault: Vault, scenario: Si
     content: '1. Start the stub merchant.\n2. Make it answer 500 once.\n3. Check the retry arrives within the backoff.\n',
     reason: 'how to test retries',
   });
+  await call('dream_candidates', 'dream_candidates', {});
   await call('move_note', 'move_note', {
     session,
     from: decided.path,

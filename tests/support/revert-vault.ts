@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { initVault, type EditResult, type Op, type Vault } from '../../lib/vault/index';
+import { afterEach } from 'vitest';
+import { initVault, isVaultError, type EditResult, type Op, type Vault, type VaultError } from '../../lib/vault/index';
 import { isolatedGitEnv, makeTempVault, type TempVault } from './temp-vault';
 
 /** A temp vault with Lucid installed (`lucid init`), opened, for the revert and uncommitted-work specs. */
@@ -10,6 +11,47 @@ export async function installedVault(files: Record<string, string> = {}): Promis
   const tv = makeTempVault(files);
   await initVault({ dir: tv.root, env: tv.env });
   return { tv, vault: await tv.open() };
+}
+
+/**
+ * The temp vaults of one spec file, each test's closed and removed after it. `setUp(files)` makes an
+ * installed, opened vault (of `defaults` when no files are given); `keep` and `keepTemp` take another
+ * opened vault or a temp vault made otherwise, to be closed or removed the same way. Call it once, at
+ * the top of the spec file: it registers an afterEach.
+ */
+export function vaultsPerTest(defaults: Record<string, string>) {
+  const temps: TempVault[] = [];
+  const opened: Vault[] = [];
+  afterEach(() => {
+    for (const v of opened.splice(0)) v.close();
+    for (const tv of temps.splice(0)) tv.cleanup();
+  });
+  return {
+    async setUp(files: Record<string, string> = defaults): Promise<{ tv: TempVault; vault: Vault }> {
+      const made = await installedVault(files);
+      temps.push(made.tv);
+      opened.push(made.vault);
+      return made;
+    },
+    keep(vault: Vault): Vault {
+      opened.push(vault);
+      return vault;
+    },
+    keepTemp(tv: TempVault): TempVault {
+      temps.push(tv);
+      return tv;
+    },
+  };
+}
+
+/** The VaultError `promise` is rejected with; anything else (a result, another error) fails the test. */
+export async function vaultRejection(promise: Promise<unknown>): Promise<VaultError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!isVaultError(error)) throw new Error(`expected a VaultError, got ${String(error)}`);
+  return error;
 }
 
 /** An agent's edit through the one write path (no session): one commit with its changelog line. */
@@ -72,10 +114,10 @@ export function filesWithMarkers(tv: TempVault): string[] {
   return out;
 }
 
-/** Lucid's scratch files a dry run must not leave in .lucid/. */
+/** Lucid's scratch files (a dry run's index, a merge's texts) that must not stay in .lucid/. */
 export function revertScratch(tv: TempVault): string[] {
   const dir = path.join(tv.root, '.lucid');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith('revert-') || name.startsWith('index-')) : [];
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith('revert-') || name.startsWith('merge-') || name.startsWith('index-')) : [];
 }
 
 /** The trailers of a commit as `Key: value` lines, read with raw git. */

@@ -24,6 +24,12 @@ describe('formatChangelogLine and parseChangelogLine', () => {
     );
   });
 
+  it('links a name a wikilink cannot hold as a markdown link that reads back, parentheses included', () => {
+    const line = formatChangelogLine({ ...entry, path: 'notes/C# (draft).md' });
+    expect(line).toContain('update [C# (draft)](notes/C%23%20%28draft%29.md) · ');
+    expect(parseChangelogLine(line)?.target).toBe('notes/C# (draft).md');
+  });
+
   it('reads back every field of the line it wrote', () => {
     const line = formatChangelogLine(entry);
     expect(parseChangelogLine(line)).toEqual({

@@ -288,6 +288,7 @@ describe('the agent contract: literal lists and outputs', () => {
       inbox: ['inbox/p.md'],
       skills_used: ['skills/deploy.md'],
       first_search: '2026-11-30T14:01:00+01:00',
+      first_read: '2026-11-30T14:00:00+01:00',
       first_write: '2026-11-30T14:03:00+01:00',
     });
     const ended = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedLines, parseStatus, personReason, revertedTarget } from '../../lib/vault/agents/corrections';
+import { changedLines, personReason, revertedTarget } from '../../lib/vault/agents/corrections';
 import { DEFAULT_LAYOUT } from '../../lib/vault/config';
 import { changelogAttributes } from '../../lib/vault/init';
 import { isNoteFile } from '../../lib/vault/notes/paths';
@@ -97,36 +97,6 @@ describe('changed lines of a diff', () => {
     expect(more).toBe(18);
     expect(lines[0].length).toBe(200);
     expect(lines[0].endsWith('…')).toBe(true);
-  });
-});
-
-describe('git status of uncommitted notes', () => {
-  it('gives one entry per path: modified, added, deleted, a staged delete that is back, an add deleted again', () => {
-    const output = [
-      ' M notes/a.md',
-      '?? notes/new.md',
-      ' D notes/gone.md',
-      'D  notes/back.md',
-      '?? notes/back.md',
-      'AD notes/never.md',
-      'A  notes/staged.md',
-      'MM notes/twice.md',
-      '',
-    ].join('\0');
-    expect(parseStatus(output)).toEqual([
-      { path: 'notes/a.md', status: 'modified' },
-      { path: 'notes/new.md', status: 'added' },
-      { path: 'notes/gone.md', status: 'deleted' },
-      { path: 'notes/back.md', status: 'modified' },
-      { path: 'notes/staged.md', status: 'added' },
-      { path: 'notes/twice.md', status: 'modified' },
-    ]);
-  });
-
-  it('keeps only the paths inside the vault when it is a folder of a larger repository', () => {
-    expect(parseStatus([' M README.md', ' M vault/notes/a.md', ''].join('\0'), (p) => (p.startsWith('vault/') ? p.slice(6) : null))).toEqual([
-      { path: 'notes/a.md', status: 'modified' },
-    ]);
   });
 });
 

@@ -596,6 +596,8 @@ export const sessionObservationsSchema = z.object({
   inbox: z.array(z.string()),
   skills_used: z.array(z.string()),
   first_search: z.string().nullable(),
+  /** When the session first read a note or a skill (absent from notes written before it was observed). */
+  first_read: z.string().nullable().optional(),
   first_write: z.string().nullable(),
 });
 /** What Lucid observed a session doing. */
@@ -669,6 +671,27 @@ export const moveNoteResultSchema = z.object({
 });
 /** What `move_note` returns. */
 export type MoveNoteResult = z.infer<typeof moveNoteResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// dream_candidates
+
+/** What `dream_candidates` takes. */
+export const dreamCandidatesInputSchema = z.object({
+  stale_days: countUpTo(36_500).optional().describe('Days without use before a skill is stale (default 60).'),
+});
+/** What `dream_candidates` takes. */
+export type DreamCandidatesInput = z.input<typeof dreamCandidatesInputSchema>;
+
+/** What `dream_candidates` returns: the dream pass's findings, the top of each list (see `message` for what was left out). */
+export const dreamCandidatesResultSchema = z.object({
+  skills: z.number(),
+  duplicates: z.array(z.object({ a: z.string(), b: z.string(), score: z.number(), evidence: z.array(z.string()) })),
+  stale: z.array(z.object({ skill: z.string(), last_used: z.string().nullable(), days: z.number() })),
+  inconsistent: z.array(z.object({ skill: z.string(), field: z.string(), problem: z.string() })),
+  message: z.string(),
+});
+/** What `dream_candidates` returns. */
+export type DreamCandidatesResult = z.infer<typeof dreamCandidatesResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Checking an input

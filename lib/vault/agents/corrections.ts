@@ -1,7 +1,8 @@
 import { isChangelogPath } from '../config';
 import { SNAPSHOT_SUBJECT } from '../init';
 import { parseFrontmatter } from '../notes/frontmatter';
-import { headState, runGit, showFile, vaultPathOf, worktreeBlobs } from '../git/repo';
+import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
+import { type StatusEntry, vaultStatus } from '../git/status';
 import { formatTime } from '../ids';
 import { isNoteFile, basenameOf } from '../notes/paths';
 import { readConfined } from '../write/confine';
@@ -109,51 +110,22 @@ function capLines(runs: readonly { sign: '+' | '-'; lines: readonly string[] }[]
 /** A person's edit of a file on disk that nobody committed yet. */
 interface Uncommitted {
   path: string;
-  status: 'modified' | 'added' | 'deleted';
+  /** Never `renamed`: the status is read without rename detection. */
+  status: StatusEntry['status'];
   /** Milliseconds; 0 for a deleted file. */
   mtime: number;
 }
 
-/**
- * The git status lines (`--porcelain=v1 -z`, no renames) of the vault's notes as one entry per
- * path: a staged delete whose file is back counts as modified, an add deleted again as nothing.
- */
-export function parseStatus(output: string, toVault: (path: string) => string | null = (p) => p): { path: string; status: Uncommitted['status'] }[] {
-  const byPath = new Map<string, Set<string>>();
-  for (const entry of output.split('\0')) {
-    if (entry.length < 4) continue;
-    const path = toVault(entry.slice(3));
-    if (path === null) continue;
-    const codes = byPath.get(path) ?? new Set<string>();
-    codes.add(entry.slice(0, 2));
-    byPath.set(path, codes);
-  }
-  const out: { path: string; status: Uncommitted['status'] }[] = [];
-  for (const [path, codes] of byPath) {
-    const untracked = codes.has('??');
-    const tracked = [...codes].filter((c) => c !== '??');
-    const deleted = tracked.some((c) => c[1] === 'D' || (c[0] === 'D' && c[1] === ' '));
-    const added = tracked.some((c) => c[0] === 'A');
-    if (untracked && deleted) out.push({ path, status: 'modified' });
-    else if (untracked) out.push({ path, status: 'added' });
-    else if (added && deleted) continue;
-    else if (deleted) out.push({ path, status: 'deleted' });
-    else if (added) out.push({ path, status: 'added' });
-    else out.push({ path, status: 'modified' });
-  }
-  return out;
-}
-
 /** The vault's notes (and inbox items) that differ from HEAD on disk or in the index, the newest saved first. */
 async function uncommittedFiles(vault: Vault): Promise<Uncommitted[]> {
-  let output: string;
+  let entries: StatusEntry[];
   try {
-    output = await runGit(vault.repo, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']);
+    entries = await vaultStatus(vault.repo, { renames: false });
   } catch {
     return [];
   }
   const out: Uncommitted[] = [];
-  for (const { path, status } of parseStatus(output, (p) => vaultPathOf(vault.repo, p))) {
+  for (const { path, status } of entries) {
     if (!isNoteFile(path) || isChangelogPath(vault.layout, path)) continue;
     out.push({ path, status, mtime: status === 'deleted' ? 0 : await mtimeOf(vault, path) });
   }

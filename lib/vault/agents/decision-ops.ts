@@ -1,4 +1,5 @@
 import { oneLine } from '../git/changelog';
+import { DECISION_TRAILER } from '../git/commit-message';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote, setFrontmatterFields, type FrontmatterData } from '../notes/frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
@@ -113,7 +114,7 @@ export async function recordDecision(vault: Vault, given: RecordDecisionInput): 
       });
     }
     try {
-      const result = await commitAs(vault, session, { op: 'create', path, reason, changes });
+      const result = await commitAs(vault, session, { op: 'create', path, reason, changes, trailers: [[...DECISION_TRAILER]] });
       observeWrites(
         vault,
         session,

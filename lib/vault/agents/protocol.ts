@@ -41,6 +41,8 @@ to git, so every change can be seen and reverted.
    with the secret masked.
 5. **Keep your procedures as skills**: \`molt_skill\` creates or improves a note in
    \`${layout.skills}/\`; each change raises its version and is a reviewable commit.
+   \`dream_candidates\` lists skills that duplicate each other or went unused: merge a pair by
+   molting the first with the steps of both.
 6. **End**: call \`end_session\` with a summary, the outcome and next steps. It writes your session
    note to \`${layout.sessions}/\` with what you searched, read and touched. A session you leave
    without ending it is ended for you, as abandoned.

@@ -41,6 +41,7 @@ export function sessionNoteParts(input: SessionNoteInput): { data: FrontmatterDa
     inbox: observed.inbox.length > 0 ? observed.inbox : undefined,
     skills_used: observed.skills_used.length > 0 ? observed.skills_used.map(noteLink) : undefined,
     first_search: observed.first_search ?? undefined,
+    first_read: observed.first_read ?? undefined,
     first_write: observed.first_write ?? undefined,
   };
   const lines = [`# ${input.task}`, '', input.summary.trim(), ''];

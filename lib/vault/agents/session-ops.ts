@@ -1,4 +1,5 @@
 import { oneLine } from '../git/changelog';
+import { END_SESSION_TRAILER } from '../git/commit-message';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote } from '../notes/frontmatter';
 import { formatDate, formatTime, newSessionId } from '../ids';
@@ -85,6 +86,11 @@ export async function startSession(vault: Vault, given: StartSessionInput): Prom
  * summary are masked. Ending a session twice is refused.
  */
 export async function endSession(vault: Vault, given: EndSessionInput): Promise<EndSessionResult> {
+  return endSessionAs(vault, given, true);
+}
+
+/** {@link endSession}; `called`: the session called end_session (its commit says so), rather than Lucid ending it as abandoned. */
+async function endSessionAs(vault: Vault, given: EndSessionInput, called: boolean): Promise<EndSessionResult> {
   const input = parseInput(endSessionInputSchema, given);
   const session = requireOpenSession(vault, input.session);
   const outcome = input.outcome;
@@ -114,6 +120,7 @@ export async function endSession(vault: Vault, given: EndSessionInput): Promise<
       reason:
         outcome === 'abandoned' ? 'session abandoned: the client went away without end_session' : `session ${outcome}: ${oneLine(summaryMasked.text, 120)}`,
       changes: [{ path, content: text, expectedHash: null }],
+      trailers: called ? [[...END_SESSION_TRAILER]] : undefined,
     });
   } catch (error) {
     if (isVaultError(error, 'conflict')) {
@@ -141,11 +148,15 @@ export async function abandonSessions(vault: Vault, ids: readonly string[], why 
   for (const id of ids) {
     if (!readOpenSession(vault, id)) continue;
     try {
-      const result = await endSession(vault, {
-        session: id,
-        outcome: 'abandoned',
-        summary: `Abandoned: ${why} The properties list what Lucid observed during the session.`,
-      });
+      const result = await endSessionAs(
+        vault,
+        {
+          session: id,
+          outcome: 'abandoned',
+          summary: `Abandoned: ${why} The properties list what Lucid observed during the session.`,
+        },
+        false,
+      );
       written.push(result.path);
     } catch (error) {
       if (!isVaultError(error, 'conflict') && !isVaultError(error, 'not_found')) throw error;

@@ -155,7 +155,7 @@ export function removeSessionState(vault: Vault, id: string): void {
 
 /** What the session did, in the order it first did each thing, for its note. */
 export function summarizeObservations(events: readonly SessionEvent[]): SessionObservations {
-  const out: SessionObservations = { searched: [], read: [], touched: [], inbox: [], skills_used: [], first_search: null, first_write: null };
+  const out: SessionObservations = { searched: [], read: [], touched: [], inbox: [], skills_used: [], first_search: null, first_read: null, first_write: null };
   const add = (list: string[], value: string) => {
     if (!list.includes(value)) list.push(value);
   };
@@ -167,9 +167,11 @@ export function summarizeObservations(events: readonly SessionEvent[]): SessionO
         break;
       case 'read':
         add(out.read, event.path);
+        out.first_read ??= event.at;
         break;
       case 'skill':
         add(out.read, event.path);
+        out.first_read ??= event.at;
         add(out.skills_used, event.path);
         break;
       case 'write':

@@ -1,6 +1,7 @@
 import { oneLine } from '../git/changelog';
 import { VaultError, isVaultError } from '../errors';
-import { composeNote, parseFrontmatter, setFrontmatterFields, splitNote } from '../notes/frontmatter';
+import { composeNote, parseFrontmatter } from '../notes/frontmatter';
+import { moltedText } from '../skills/molt';
 import { formatDate, formatTime, slugify } from '../ids';
 import { trimEndOf } from '../text';
 import { describeSecrets, maskSecrets, type SecretFinding } from '../write/secrets';
@@ -70,13 +71,7 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
         withEnd,
       );
     }
-    const fields = setFrontmatterFields(base.text ?? '', {
-      version,
-      last_updated: formatDate(now),
-      updated: formatDate(now),
-      ...(trig !== undefined ? { trigger: trig } : {}),
-    });
-    return fields.slice(0, splitNote(fields).bodyStart) + withEnd;
+    return moltedText(base.text ?? '', withEnd, { version, today: formatDate(now), trigger: trig });
   };
   const secrets = [...maskedContent.findings, ...maskedTrigger.findings];
   if (secrets.length > 0) {

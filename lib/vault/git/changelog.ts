@@ -1,4 +1,5 @@
 import { formatMinute } from '../ids';
+import { noteLinkShown } from '../notes/note-formats';
 
 /** One line of text for a commit message or a changelog line: no line breaks, no control characters. */
 export function oneLine(value: string, max = 300): string {
@@ -38,28 +39,9 @@ export interface ChangelogLine {
   raw: string;
 }
 
-/**
- * A link to a note for a changelog line: a wikilink, or, for names a wikilink cannot hold
- * (`#`, `|`, `^`, `[`, `]`), a markdown link with the path URL-encoded.
- */
-function changelogLink(path: string): string {
-  if (/[#|^[\]]/.test(path)) {
-    const name = path
-      .slice(path.lastIndexOf('/') + 1)
-      .replace(/\.md$/i, '')
-      .replace(/[[\]]/g, '');
-    return `[${name}](${path.split('/').map(encodeURIComponent).join('/')})`;
-  }
-  return `[[${linkTo(path)}]]`;
-}
-
-function linkTo(path: string): string {
-  return path.toLowerCase().endsWith('.md') ? path.slice(0, -3) : path;
-}
-
 /** The line for an edit: `- DATE TIME · actor · op [[target]] · reason · [[sessions/id|session]] ^editid`. */
 export function formatChangelogLine(entry: ChangelogEntry): string {
-  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} ${changelogLink(entry.path)}`];
+  const parts = [formatMinute(entry.date), oneLine(entry.actor, 80).replace(/ · /g, ' - '), `${entry.op} ${noteLinkShown(entry.path)}`];
   const reason = oneLine(entry.reason).replace(/\s\^[a-z0-9-]+$/i, '');
   if (reason) parts.push(reason.replace(/ · /g, ' - '));
   if (entry.session) parts.push(`[[${entry.sessionsFolder ?? 'sessions'}/${entry.session}|session]]`);

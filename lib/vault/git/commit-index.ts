@@ -368,11 +368,6 @@ export class CommitIndex {
     return out;
   }
 
-  /** How many Lucid edits (commits with an edit id) are dated at or after `from` (seconds). */
-  countSince(from: number): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM commits WHERE edit_id IS NOT NULL AND time >= ?').get(from) as { n: number }).n;
-  }
-
   /** How many commits are indexed. */
   count(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM commits').get() as { n: number }).n;

@@ -15,6 +15,19 @@ export const TRAILER = {
   session: 'Lucid-Session',
 } as const;
 
+/**
+ * The extra trailer of `record_decision`'s commits, so that git tells a decision recorded through
+ * the tool from one written with write_note or edit_note (the protocol check reads it).
+ */
+export const DECISION_TRAILER: readonly [string, string] = ['Lucid-Tool', 'record_decision'];
+
+/**
+ * The extra trailer of a session note written because the session called `end_session`, so that
+ * git tells it from one Lucid wrote when the client went away (abandonSessions), whatever outcome
+ * the session gave.
+ */
+export const END_SESSION_TRAILER: readonly [string, string] = ['Lucid-Tool', 'end_session'];
+
 /** What a Lucid commit message says. */
 export interface CommitMessageInput {
   op: string;

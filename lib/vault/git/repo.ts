@@ -225,7 +225,7 @@ export function vaultPathOf(repo: Pick<GitRepo, 'prefix'>, path: string): string
 }
 
 /** A vault-relative path → repo-relative. */
-function toTop(repo: GitRepo, path: string): string {
+export function toTop(repo: Pick<GitRepo, 'prefix'>, path: string): string {
   return repo.prefix + path;
 }
 
@@ -263,16 +263,7 @@ export interface CommitRequest {
  */
 export async function commitPaths(repo: GitRepo, request: CommitRequest): Promise<string> {
   const head = request.parent;
-  const stamp = `${Math.floor(request.date.getTime() / 1000)} ${offsetOf(request.date)}`;
-  const env = {
-    GIT_INDEX_FILE: request.indexFile,
-    GIT_AUTHOR_NAME: request.author.name,
-    GIT_AUTHOR_EMAIL: request.author.email,
-    GIT_AUTHOR_DATE: stamp,
-    GIT_COMMITTER_NAME: request.committer.name,
-    GIT_COMMITTER_EMAIL: request.committer.email,
-    GIT_COMMITTER_DATE: stamp,
-  };
+  const env = commitEnv(request);
   const paths = [...new Set(request.paths)];
   await runGit(repo, ['read-tree', head ?? EMPTY_TREE], env);
   const exact = new Map((request.exact ?? []).map((e) => [e.path, e]));
@@ -331,6 +322,24 @@ export class HeadMovedError extends VaultError {
   }
 }
 
+/**
+ * The environment of a `commit-tree`: who wrote it and who committed it, both at `date` (git's
+ * `<seconds> <offset>`), and the temporary index it is built on when there is one (`indexFile`).
+ */
+export function commitEnv(request: { author: GitIdentity; committer: GitIdentity; date: Date; indexFile?: string }): Record<string, string> {
+  const stamp = `${Math.floor(request.date.getTime() / 1000)} ${offsetOf(request.date)}`;
+  return {
+    ...(request.indexFile ? { GIT_INDEX_FILE: request.indexFile } : {}),
+    GIT_AUTHOR_NAME: request.author.name,
+    GIT_AUTHOR_EMAIL: request.author.email,
+    GIT_AUTHOR_DATE: stamp,
+    GIT_COMMITTER_NAME: request.committer.name,
+    GIT_COMMITTER_EMAIL: request.committer.email,
+    GIT_COMMITTER_DATE: stamp,
+  };
+}
+
+/** A date's UTC offset as git writes it (`+0100`). */
 function offsetOf(date: Date): string {
   const offset = -date.getTimezoneOffset();
   const sign = offset >= 0 ? '+' : '-';

@@ -1,12 +1,11 @@
-import nodePath from 'node:path';
 import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../config';
 import { isVaultError, VaultError } from '../errors';
 import { formatDate } from '../ids';
 import { hashBytes, parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';
 import { basenameOf, normalizeVaultPath } from '../notes/paths';
 import { assertProtectedPath } from '../notes/protected';
+import { mergeClean } from '../git/merge-file';
 import { blobId, headState, runGit } from '../git/repo';
-import { cryptoIds } from '../ids';
 import type { CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
 
@@ -156,6 +155,12 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
   };
   const target = async (path: string, content: string | null, mode: string): Promise<Target> => ({ path, content, mode, headHash: await headHash(path) });
 
+  /** The text HEAD's version of a changed file takes with the change undone (null: it conflicts). */
+  const undone = async (change: RawChange, now: string, before: string): Promise<string | null> =>
+    now === change.newBlob
+      ? text(change.oldBlob, before)
+      : mergeClean(vault, { ours: await text(now, change.path), base: await text(change.newBlob, change.path), theirs: await text(change.oldBlob, before) });
+
   const created = commit.actor !== null && (commit.op === 'create' || commit.op === 'molt');
   try {
     for (const change of changes) {
@@ -185,10 +190,7 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
           result.conflicts.push(change.path);
           continue;
         }
-        const merged =
-          now === change.newBlob
-            ? await text(change.oldBlob, change.path)
-            : await merge3(vault, await text(now, change.path), await text(change.newBlob, change.path), await text(change.oldBlob, change.path));
+        const merged = await undone(change, now, change.path);
         if (merged === null) result.conflicts.push(change.path);
         else result.targets.push(await target(change.path, merged, change.newMode));
       } else if (change.status === 'R' && change.oldPath) {
@@ -197,10 +199,7 @@ export async function reverseCommit(vault: Vault, commit: CommitRecord): Promise
           result.conflicts.push(now === undefined ? change.path : change.oldPath);
           continue;
         }
-        const merged =
-          now === change.newBlob
-            ? await text(change.oldBlob, change.oldPath)
-            : await merge3(vault, await text(now, change.path), await text(change.newBlob, change.path), await text(change.oldBlob, change.oldPath));
+        const merged = await undone(change, now, change.oldPath);
         if (merged === null) result.conflicts.push(change.path);
         else result.targets.push(await target(change.path, null, change.newMode), await target(change.oldPath, merged, change.oldMode));
       }
@@ -234,30 +233,8 @@ async function reverseMolt(
   const fields = { version: parsed.data.version, last_updated: parsed.data.last_updated, updated: parsed.data.updated };
   const base = setFrontmatterFields(await text(change.newBlob, change.path), fields);
   const theirs = setFrontmatterFields(await text(change.oldBlob, change.path), fields);
-  const merged = await merge3(vault, current, base, theirs);
+  const merged = await mergeClean(vault, { ours: current, base, theirs });
   if (merged === null) return null;
   const today = formatDate(vault.clock());
   return { text: setFrontmatterFields(merged, { version: from + 1, last_updated: today, updated: today }), from };
-}
-
-/**
- * Three-way merge of texts (`git merge-file`, on scratch files in `.lucid/` removed at once): the
- * change from `base` to `theirs` applied onto `ours`. Null on a conflict: no markers ever leave here.
- */
-async function merge3(vault: Vault, ours: string, base: string, theirs: string): Promise<string | null> {
-  if (ours === base) return theirs;
-  if (theirs === base || ours === theirs) return ours;
-  const dir = vault.stateDir();
-  // Not the vault's id source: a dry run must not move a seeded one (the demo's, the tests') on.
-  const stem = `revert-${cryptoIds.base32(10)}`;
-  const files = ['ours', 'base', 'theirs'].map((part) => nodePath.join(dir, `${stem}.${part}`));
-  try {
-    await vault.fs.writeNewFile(files[0], Buffer.from(ours, 'utf8'));
-    await vault.fs.writeNewFile(files[1], Buffer.from(base, 'utf8'));
-    await vault.fs.writeNewFile(files[2], Buffer.from(theirs, 'utf8'));
-    // Exit code = the number of conflicts: any failure is treated as one, so nothing half-merged is used.
-    return await runGit(vault.repo, ['merge-file', '-p', '-q', ...files]).catch(() => null);
-  } finally {
-    for (const file of files) await vault.fs.unlink(file).catch(() => undefined);
-  }
 }

@@ -2,7 +2,8 @@ import nodePath from 'node:path';
 import { isVaultError, VaultError, type VaultErrorCode } from '../errors';
 import { oneLine } from '../git/changelog';
 import type { CommitRecord } from '../git/commit-index';
-import { runGit, vaultPathOf } from '../git/repo';
+import { runGit } from '../git/repo';
+import { vaultStatusLines } from '../git/status';
 import { cryptoIds } from '../ids';
 import { hashBytes } from '../notes/frontmatter';
 import { assertCreatable } from '../notes/protected';
@@ -84,27 +85,6 @@ function listed(items: string[], max = 3): string {
   const rest = items.length - shown.length;
   const head = shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : head;
-}
-
-/** The files of `paths` with changes nobody committed (on disk or staged), from one `git status`. */
-async function uncommittedAmong(vault: Vault, paths: readonly string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  if (paths.length === 0) return out;
-  const output = await runGit(vault.repo, [
-    'status',
-    '--porcelain=v1',
-    '-z',
-    '--untracked-files=all',
-    '--no-renames',
-    '--',
-    ...paths.map((p) => `:(literal)${p}`),
-  ]);
-  for (const entry of output.split('\0')) {
-    if (entry.length < 4) continue;
-    const path = vaultPathOf(vault.repo, entry.slice(3));
-    if (path !== null) out.add(path);
-  }
-  return out;
 }
 
 /** The commits after `record` that changed `path`, oldest first. */
@@ -209,7 +189,8 @@ async function planInternal(vault: Vault, ref: unknown): Promise<Planned> {
 
   const blockers: RevertBlocker[] = [];
   for (const path of reversal.conflicts) blockers.push({ kind: 'conflict', path, laterEdits: await laterEdits(vault, record, path) });
-  const dirty = await uncommittedAmong(vault, paths);
+  // Every line counts, an add deleted again included: the revert must not commit over what is staged.
+  const dirty = new Set((await vaultStatusLines(vault.repo, { paths, renames: false })).map((line) => line.path));
   for (const path of paths) if (dirty.has(path)) blockers.push({ kind: 'uncommitted', path, laterEdits: [] });
   const patch = await patchOf(vault, reversal.targets);
   const clause: string[] = [];
@@ -287,7 +268,20 @@ function reasonFor(record: CommitRecord, given: string | undefined, files: numbe
  * nothing: `conflict` (later edits), `dirty_worktree` (uncommitted changes), `forbidden` or
  * `invalid_input` (refused).
  */
-export async function revertEdit(vault: Vault, input: { ref: string; reason?: string }): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
+export function revertEdit(vault: Vault, input: { ref: string; reason?: string }): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
+  return revertEditAs(vault, input, vault.person);
+}
+
+/**
+ * {@link revertEdit} as `person` (`human:<name>`): the demo's team members revert in their own
+ * names. Internal to lib/vault and the demo (not exported from lib/vault/index.ts).
+ */
+export async function revertEditAs(
+  vault: Vault,
+  input: { ref: string; reason?: string },
+  person: string,
+): Promise<{ plan: RevertPlan; editId: string; commit: string }> {
+  if (!/^human:\S/.test(person)) throw new VaultError('invalid_input', 'Only a person (human:<name>) reverts an edit.', { field: 'person' });
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new VaultError('invalid_input', 'The reason must be text.', { field: 'reason' });
   const planned = await settledPlan(vault, input.ref);
   const { plan, record, reversal } = planned;
@@ -302,7 +296,7 @@ export async function revertEdit(vault: Vault, input: { ref: string; reason?: st
   const about = reversal.molt?.path ?? [subjectPath(record)].find((p) => p !== null && written.includes(p)) ?? written[0] ?? reversal.targets[0].path;
   try {
     const result = await vault.edit({
-      actor: vault.person,
+      actor: person,
       op: reversal.molt ? 'molt' : 'revert',
       path: about,
       reason: reasonFor(record, input.reason, plan.paths.length),

@@ -1,7 +1,9 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { isChangelogPath } from '../config';
 import { isVaultError, VaultError } from '../errors';
 import { oneLine } from '../git/changelog';
-import { runGit, vaultPathOf } from '../git/repo';
+import { runGit } from '../git/repo';
+import { type StatusEntry, vaultStatus } from '../git/status';
 import { decodeNoteBytes } from '../notes/frontmatter';
 import { isNoteFile, normalizeVaultPath } from '../notes/paths';
 import { readConfined } from '../write/confine';
@@ -14,67 +16,24 @@ const MAX_DIFF_BYTES = 512 * 1024;
 /** Files whose diff is computed, at most; the rest are listed with an empty diff. */
 const MAX_DIFFS = 200;
 
-/**
- * Parses `git status --porcelain=v1 -z --untracked-files=all` (renames detected, so a rename staged
- * in the index is one entry `R  new\0old`); `toVault` maps a repository path to the vault's (null:
- * outside it). A path both untracked and deleted from the index counts as modified.
- */
-export function parseStatusEntries(
-  output: string,
-  toVault: (path: string) => string | null = (p) => p,
-): { path: string; oldPath: string | null; status: UncommittedFile['status'] }[] {
-  const tokens = output.split('\0');
-  const byPath = new Map<string, { oldPath: string | null; codes: Set<string> }>();
-  for (let i = 0; i < tokens.length; i += 1) {
-    const entry = tokens[i];
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const renamed = code[0] === 'R' || code[0] === 'C';
-    const oldRepoPath = renamed ? tokens[i + 1] : null;
-    if (renamed) i += 1;
-    const path = toVault(entry.slice(3));
-    if (path === null) continue;
-    const known = byPath.get(path) ?? { oldPath: null, codes: new Set<string>() };
-    known.codes.add(code);
-    if (oldRepoPath !== null) known.oldPath = toVault(oldRepoPath);
-    byPath.set(path, known);
-  }
-  const out: { path: string; oldPath: string | null; status: UncommittedFile['status'] }[] = [];
-  for (const [path, { oldPath, codes }] of byPath) {
-    const tracked = [...codes].filter((c) => c !== '??');
-    const untracked = codes.has('??');
-    const deleted = tracked.some((c) => c[1] === 'D' || (c[0] === 'D' && c[1] === ' '));
-    const added = tracked.some((c) => c[0] === 'A');
-    if (tracked.some((c) => c[0] === 'R') && oldPath !== null && !tracked.some((c) => c[1] === 'D')) out.push({ path, oldPath, status: 'renamed' });
-    else if (untracked && deleted) out.push({ path, oldPath: null, status: 'modified' });
-    else if (untracked) out.push({ path, oldPath: null, status: 'added' });
-    else if (added && deleted) continue;
-    else if (deleted) out.push({ path, oldPath: null, status: 'deleted' });
-    else if (added) out.push({ path, oldPath: null, status: 'added' });
-    else out.push({ path, oldPath: null, status: 'modified' });
-  }
-  return out.sort((a, b) => a.path.localeCompare(b.path));
-}
-
 /** The notes that differ from HEAD on disk or in the index (the changelog, dot-folders and other files left out). */
-async function uncommittedNotes(vault: Vault): Promise<{ path: string; oldPath: string | null; status: UncommittedFile['status'] }[]> {
-  const output = await runGit(vault.repo, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']);
-  return parseStatusEntries(output, (p) => vaultPathOf(vault.repo, p)).filter(
+async function uncommittedNotes(vault: Vault): Promise<StatusEntry[]> {
+  return (await vaultStatus(vault.repo, { renames: true })).filter(
     (f) => isNoteFile(f.path) && !isChangelogPath(vault.layout, f.path) && (f.oldPath === null || isNoteFile(f.oldPath)),
   );
 }
 
-/** A new file's patch, written out: git has no diff for an untracked file without touching the index. */
+/**
+ * A new file's patch, as git would write it: git has no diff for an untracked file without
+ * touching the index. jsdiff writes the hunk; the `diff --git` and mode lines tell diff2html it is new.
+ */
 function addedPatch(path: string, text: string): string {
-  const lines = text.split('\n');
-  const endsWithNewline = lines[lines.length - 1] === '';
-  if (endsWithNewline) lines.pop();
-  if (lines.length === 0) return `diff --git a/${path} b/${path}\nnew file mode 100644\n`;
-  const body = lines.map((l) => `+${l}`).join('\n');
-  return `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1,${lines.length} @@\n${body}\n${endsWithNewline ? '' : '\\ No newline at end of file\n'}`;
+  const header = `diff --git a/${path} b/${path}\nnew file mode 100644\n`;
+  if (text === '') return header;
+  return header + createTwoFilesPatch('/dev/null', `b/${path}`, '', text, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
-async function diffOf(vault: Vault, file: { path: string; oldPath: string | null; status: UncommittedFile['status'] }): Promise<string> {
+async function diffOf(vault: Vault, file: StatusEntry): Promise<string> {
   if (file.status === 'added') {
     let bytes: Buffer;
     try {
@@ -118,6 +77,14 @@ export async function listUncommitted(vault: Vault): Promise<UncommittedFile[]> 
     out.push({ path: file.path, status: file.status, diff });
   }
   return out;
+}
+
+/**
+ * How many notes {@link listUncommitted} would list, from one `git status` and no diff: the cheap
+ * count for a notice or a badge. Changes nothing.
+ */
+export async function countUncommitted(vault: Vault): Promise<number> {
+  return (await uncommittedNotes(vault)).length;
 }
 
 /**

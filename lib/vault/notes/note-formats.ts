@@ -1,5 +1,6 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
 import { formatDate, formatTime, slugify } from '../ids';
+import { oneLine } from '../git/changelog';
 import type { ProposalAction } from './schema';
 
 /**
@@ -84,4 +85,27 @@ export function inboxNoteText(input: InboxNoteInput): string {
     flag: input.flag,
   };
   return composeNote({ ...data, updated: formatDate(input.now) }, body);
+}
+
+/**
+ * A link to a note for a body Lucid writes (reports): `[[path|shown]]` (`[[path]]` without
+ * `shown`), `.md` left out as Obsidian shows it; a path a wikilink cannot hold (`#`, `|`, `^`, `[`,
+ * `]`) becomes a markdown link with the path URL-encoded. `shown` is made one line, its brackets
+ * and bars replaced, so it can never close the link or start another.
+ */
+export function noteLinkShown(path: string, shown?: string): string {
+  const text = shown === undefined ? undefined : oneLine(shown, 200).replace(/\[/g, '(').replace(/\]/g, ')').replace(/\|/g, '/');
+  if (/[#|^[\]]/.test(path)) {
+    const name = path
+      .slice(path.lastIndexOf('/') + 1)
+      .replace(/\.md$/i, '')
+      .replace(/[[\]]/g, '');
+    const url = path
+      .split('/')
+      .map((part) => encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+      .join('/');
+    return `[${text || name}](${url})`;
+  }
+  const target = path.replace(/\.md$/i, '');
+  return text ? `[[${target}|${text}]]` : `[[${target}]]`;
 }

@@ -69,6 +69,7 @@ const sessionSchema = z.looseObject({
   inbox: stringList.optional(),
   skills_used: links.optional(),
   first_search: time.optional(),
+  first_read: time.optional(),
   first_write: time.optional(),
 });
 const skillSchema = z.looseObject({

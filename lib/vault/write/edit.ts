@@ -1,82 +1,25 @@
 import nodePath from 'node:path';
-import { isChangelogPath, CONFIG_FILE, type VaultLayout } from '../config';
+import { isChangelogPath, CONFIG_FILE } from '../config';
 import { isVaultError, VaultError } from '../errors';
-import type { FileOwner, VaultFs } from '../fs';
 import { isSessionId } from '../ids';
-import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
-import { formatCommitMessage } from '../git/commit-message';
-import {
-  assertWritableRepo,
-  blobId,
-  commitPaths,
-  HeadMovedError,
-  headState,
-  runGit,
-  showFile,
-  worktreeBlobs,
-  type GitIdentity,
-  type GitRepo,
-} from '../git/repo';
-import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
+import { oneLine } from '../git/changelog';
+import { assertWritableRepo, HeadMovedError, headState } from '../git/repo';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';
-import type { NoteReader } from '../notes/reader';
 import { normalizeVaultPath } from '../notes/paths';
 import { assertCreatable, assertNoteRules, assertProtectedPath, assertWritableText } from '../notes/protected';
 import { validateFrontmatter } from '../notes/schema';
-import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined } from './confine';
-import { OPS, type EditRequest, type EditResult, type FileChange, type Op } from './edit-types';
-import { beginJournal, hasCrashLeftovers, recoverInterruptedWrite, type Journal, type RecoveryReport, type StageHook } from './journal';
-import { withVaultLock, type LockOptions } from './lock';
-import { assertNoSecret, findAddedSecrets, findSecrets, secretRefusal } from './secrets';
+import { commitLocked, readCurrent, report, type Write, type WriteContext } from './commit';
+import { resolveForWrite } from './confine';
+import { OPS, type EditRequest, type EditResult, type FileChange } from './edit-types';
+import { hasCrashLeftovers, recoverInterruptedWrite, type RecoveryReport } from './journal';
+import { withVaultLock } from './lock';
+import { checkExpectedHash, commitOnDiskLocked, refuseUncommittedSecrets, uncommittedPaths, type CheckedEdit } from './on-disk';
+import { assertNoSecret, findAddedSecrets, secretRefusal } from './secrets';
 
-/** Everything the write path needs from the vault it writes to. */
-export interface WriteContext {
-  root: string;
-  repo: GitRepo;
-  layout: VaultLayout;
-  clock: Clock;
-  ids: IdSource;
-  fs: VaultFs;
-  /** The person at this vault (`human:<name>`), their git name and email. */
-  person: string;
-  personName: string;
-  personEmail: string;
-  lockOptions: LockOptions;
-  /** `.lucid/`, created on demand. */
-  stateDir(): string;
-  /** The reader whose note cache a write updates. */
-  reader: NoteReader;
-  /** Called once per written path after its commit. */
-  afterWrite(path: string): void;
-  /** Called at each stage of a commit the write-ahead record names (tests inject crashes with it). */
-  onStage?: StageHook;
-  /** Told what recovery did when it found an edit a dead writer left unfinished. */
-  onRecovered?(report: RecoveryReport): void;
-}
+export type { WriteContext } from './commit';
 
 const ACTOR = /^(agent:[a-z0-9][a-z0-9-]{0,62}|human:[^\s\u0000-\u001f][^\u0000-\u001f]{0,99})$/;
-
-/** A file as it was on disk under the lock, before the edit. */
-interface Current {
-  bytes: Buffer;
-  mode: number;
-  /** Kept when the file is rewritten (a note root rewrites stays its owner's). */
-  owner?: FileOwner;
-  mtimeMs: number;
-}
-
-/** One file to write (bytes) or delete (null), with what it was, to restore on failure. */
-interface Write {
-  path: string;
-  abs: string;
-  bytes: Uint8Array | null;
-  mode?: number;
-  owner?: FileOwner;
-  before: Current | null;
-  /** The note as written, parsed already (kept in the reader's cache after the commit). */
-  note?: Note;
-}
 
 /**
  * The write path: one edit is one commit holding the changed notes and their changelog line,
@@ -139,12 +82,7 @@ export async function editVault(ctx: WriteContext, request: EditRequest): Promis
 const HEAD_MOVED_RETRIES = 20;
 
 /** One attempt at an edit, under the lock: read, check, save the person's work, write, commit. */
-async function editLocked(
-  ctx: WriteContext,
-  request: EditRequest,
-  input: { changes: FileChange[]; subjectPath: string; reason: string; trailers: [string, string][] },
-  assertHeld: () => void,
-): Promise<EditResult> {
+async function editLocked(ctx: WriteContext, request: EditRequest, input: CheckedEdit, assertHeld: () => void): Promise<EditResult> {
   const { changes, subjectPath, reason, trailers } = input;
   await assertWritableRepo(ctx.repo, ctx.fs);
   const writes: Write[] = [];
@@ -198,58 +136,6 @@ async function editLocked(
   return { editId, commit, hashes, savedPersonCommit, savedPersonPaths };
 }
 
-/**
- * A person's own uncommitted version of files, committed as it is on disk (present or deleted) as
- * their edit with its changelog line (`asOnDisk`): nothing is written but the changelog. Refuses
- * another actor, a path whose bytes are HEAD's, and what looks like a secret.
- */
-async function commitOnDiskLocked(
-  ctx: WriteContext,
-  request: EditRequest,
-  input: { changes: FileChange[]; subjectPath: string; reason: string; trailers: [string, string][] },
-  assertHeld: () => void,
-): Promise<EditResult> {
-  if (request.actor !== ctx.person) throw new VaultError('forbidden', `Only ${ctx.person} commits their own uncommitted work as it is on disk.`);
-  await assertWritableRepo(ctx.repo, ctx.fs);
-  const files: [string, Current | null][] = [];
-  for (const change of input.changes) {
-    const current = await readCurrent(ctx.fs, await resolveForWrite(ctx.fs, ctx.root, change.path));
-    checkExpectedHash(change, current);
-    files.push([change.path, current]);
-  }
-  const changelogAbs = await resolveForWrite(ctx.fs, ctx.root, ctx.layout.changelog);
-  const changelog = await readCurrent(ctx.fs, changelogAbs);
-  const { head, blobs } = await headState(ctx.repo, [...files.map(([path]) => path), ctx.layout.changelog]);
-  const dirty = await uncommittedPaths(ctx.repo, blobs, files);
-  const clean = files.map(([path]) => path).filter((path) => !dirty.includes(path));
-  if (clean.length > 0) {
-    throw new VaultError('invalid_input', `${clean.join(', ')} ${clean.length === 1 ? 'has' : 'have'} no uncommitted changes: nothing to commit there.`, {
-      paths: clean,
-    });
-  }
-  await refuseUncommittedSecrets(ctx, head, files, dirty);
-  const { editId, commit } = await commitLocked(ctx, {
-    actor: request.actor,
-    op: request.op,
-    path: input.subjectPath,
-    reason: input.reason,
-    session: request.session,
-    writes: [],
-    alsoCommit: files.filter(([path]) => dirty.includes(path)),
-    trailers: input.trailers,
-    parent: head,
-    changelog: { abs: changelogAbs, current: changelog },
-    headBlobs: blobs,
-    assertHeld,
-  });
-  const hashes: Record<string, string | null> = {};
-  for (const [path, current] of files) {
-    hashes[path] = current ? hashBytes(current.bytes) : null;
-    ctx.afterWrite(path);
-  }
-  return { editId, commit, hashes, savedPersonCommit: null, savedPersonPaths: [] };
-}
-
 /** Reads one file under the lock (its only read), checks its hash, computes and validates its new text. */
 async function prepare(ctx: WriteContext, request: EditRequest, change: FileChange): Promise<Write> {
   const abs = await resolveForWrite(ctx.fs, ctx.root, change.path);
@@ -282,25 +168,6 @@ async function prepare(ctx: WriteContext, request: EditRequest, change: FileChan
   return { path: change.path, abs, bytes, mode: current?.mode, owner: current?.owner, before: current, note };
 }
 
-/** Refuses a change whose file no longer has the hash it was based on (`conflict`, naming both hashes). */
-function checkExpectedHash(change: FileChange, current: Current | null): void {
-  if (change.expectedHash !== undefined) {
-    const currentHash = current ? hashBytes(current.bytes) : null;
-    if (change.expectedHash === null && currentHash !== null) {
-      throw new VaultError('conflict', `${change.path} already exists.`, { path: change.path, currentHash });
-    }
-    if (change.expectedHash !== null && currentHash !== change.expectedHash) {
-      throw new VaultError(
-        'conflict',
-        currentHash === null
-          ? `${change.path} was deleted since you read it.`
-          : `${change.path} changed since you read it (expected hash ${change.expectedHash.slice(0, 12)}…, now ${currentHash.slice(0, 12)}…). Read it again and redo the change.`,
-        { path: change.path, currentHash },
-      );
-    }
-  }
-}
-
 /**
  * Validates a note's new text: its front matter must parse and fit its type's rules. Returns the
  * parse, so a caller that goes on to write the text does not parse it again.
@@ -325,216 +192,10 @@ function throwViolations(path: string, data: FrontmatterData, violations: { mess
   throw new VaultError('schema_violation', `${path} breaks the ${String(data.type)} rules: ${violations.map((v) => v.message).join('; ')}.`, { violations });
 }
 
-/**
- * Those of `files` whose bytes on disk differ from HEAD (a person's uncommitted work). A file
- * whose bytes are HEAD's blob is clean without asking git; the others are hashed by git itself,
- * so line-ending filters (autocrlf, text=auto) count as no change.
- */
-async function uncommittedPaths(repo: GitRepo, committed: Map<string, string>, files: readonly (readonly [string, Current | null])[]): Promise<string[]> {
-  const seen = new Set<string>();
-  const dirty = new Set<string>();
-  const suspects: string[] = [];
-  for (const [path, current] of files) {
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const inHead = committed.get(path) ?? null;
-    if (!current) {
-      if (inHead !== null) dirty.add(path);
-    } else if (inHead === null || blobId(current.bytes) !== inHead) {
-      suspects.push(path);
-    }
-  }
-  const onDisk = await worktreeBlobs(repo, suspects);
-  for (const path of suspects) if ((onDisk.get(path) ?? null) !== (committed.get(path) ?? null)) dirty.add(path);
-  return [...seen].filter((path) => dirty.has(path));
-}
-
-/**
- * Refuses to save a person's uncommitted version of a file when what it adds to HEAD's version looks
- * like a secret: Lucid never commits one, not even as the person's own edit. HEAD's version is read
- * (one git process) only when the file holds a finding at all.
- */
-async function refuseUncommittedSecrets(
-  ctx: WriteContext,
-  head: string | null,
-  files: readonly (readonly [string, Current | null])[],
-  dirty: readonly string[],
-): Promise<void> {
-  for (const [path, current] of files) {
-    if (!current || !dirty.includes(path)) continue;
-    const text = current.bytes.toString('utf8');
-    if (findSecrets(text).length === 0) continue;
-    const committed = head ? await showFile(ctx.repo, head, path) : null;
-    const added = findAddedSecrets(committed, text);
-    if (added.length > 0) throw secretRefusal('uncommitted', path, text, added);
-  }
-}
-
-async function readCurrent(fs: VaultFs, abs: string): Promise<Current | null> {
-  return readCurrentFile(fs, abs);
-}
-
-/** Stores the checked bytes of files as git blobs (through a scratch file in .lucid/, removed at once). */
-async function storeBlobs(
-  ctx: WriteContext,
-  files: readonly (readonly [string, Current | null])[],
-): Promise<{ path: string; blob: string | null; executable: boolean }[]> {
-  const out: { path: string; blob: string | null; executable: boolean }[] = [];
-  for (const [path, current] of files) {
-    if (current === null) {
-      out.push({ path, blob: null, executable: false });
-      continue;
-    }
-    const scratch = nodePath.join(ctx.stateDir(), `stage-${ctx.ids.base32(10)}`);
-    try {
-      await ctx.fs.writeNewFile(scratch, current.bytes);
-      const blob = (await runGit(ctx.repo, ['hash-object', '-w', `--path=${path}`, '--', scratch])).trim();
-      out.push({ path, blob, executable: (current.mode & 0o111) !== 0 });
-    } finally {
-      await ctx.fs.unlink(scratch).catch(() => undefined);
-    }
-  }
-  return out;
-}
-
-/** Writes files and the changelog, commits them with the trailers; restores everything on failure. */
-async function commitLocked(
-  ctx: WriteContext,
-  input: {
-    actor: string;
-    op: Op;
-    path: string;
-    reason: string;
-    session?: string;
-    writes: Write[];
-    /** A person's uncommitted files, committed as these checked bytes (null: deleted), never re-read from disk. */
-    alsoCommit: (readonly [string, Current | null])[];
-    trailers: [string, string][];
-    parent: string | null;
-    changelog: { abs: string; current: Current | null };
-    /** HEAD's blob ids of the paths (the write-ahead record keeps the old bytes of a file that is not HEAD's). */
-    headBlobs: Map<string, string>;
-    assertHeld: () => void;
-  },
-): Promise<{ editId: string; commit: string; changelog: Current }> {
-  const editId = newEditId(ctx.ids);
-  const now = ctx.clock();
-  const month = formatDate(now).slice(0, 7);
-  const current = input.changelog.current;
-  const line = formatChangelogLine({
-    date: now,
-    actor: input.actor,
-    op: input.op,
-    path: input.path,
-    reason: input.reason,
-    session: input.session,
-    sessionsFolder: ctx.layout.sessions,
-    editId,
-  });
-  // Rotation reads a month's archive only on the first edit of a month, synchronously, inside addChangelogLine.
-  const rotated = addChangelogLine(current ? current.bytes.toString('utf8') : null, line, month, (m) => {
-    const abs = nodePath.join(ctx.root, `${ctx.layout.changelogArchive}/${m}.md`);
-    return ctx.fs.existsSync(abs) ? ctx.fs.readFileSync(abs).toString('utf8') : null;
-  });
-  const changelogBytes = Buffer.from(rotated.changelog, 'utf8');
-  const writes: Write[] = [...input.writes];
-  writes.push({ path: ctx.layout.changelog, abs: input.changelog.abs, bytes: changelogBytes, mode: current?.mode, owner: current?.owner, before: current });
-  for (const [m, text] of rotated.archives) {
-    const path = `${ctx.layout.changelogArchive}/${m}.md`;
-    const abs = await resolveForWrite(ctx.fs, ctx.root, path);
-    writes.push({ path, abs, bytes: Buffer.from(text, 'utf8'), before: await readCurrent(ctx.fs, abs) });
-  }
-
-  const message = formatCommitMessage({
-    op: input.op,
-    path: input.path,
-    reason: input.reason,
-    actor: input.actor,
-    editId,
-    session: input.session,
-    extra: input.trailers,
-  });
-  const done: Write[] = [];
-  const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit.map(([path]) => path)])];
-  const exact = await storeBlobs(ctx, input.alsoCommit);
-  // Composing and checking may have run past the stale time: nothing is written once the lock is lost.
-  input.assertHeld();
-  const journal = await beginJournal(ctx, { editId, actor: input.actor, startedAt: now, parent: input.parent, paths, writes, headBlobs: input.headBlobs });
-  try {
-    // Deletions last: a write that fails (a full disk, a read-only folder) then fails before any
-    // file is gone, and putting a deleted file back cannot hit the fault that stopped the edit.
-    for (const write of [...writes.filter((w) => w.bytes !== null), ...writes.filter((w) => w.bytes === null)]) {
-      done.push(write);
-      await applyWrite(ctx.fs, ctx.root, write, ctx.ids);
-    }
-    await journal.stage('files-written');
-    input.assertHeld();
-    const commit = await commitPaths(ctx.repo, {
-      paths,
-      message,
-      author: identityOf(ctx, input.actor),
-      committer: { name: ctx.personName, email: ctx.personEmail },
-      date: now,
-      parent: input.parent,
-      indexFile: nodePath.join(ctx.stateDir(), `index-${ctx.ids.base32(8)}`),
-      exact,
-      onStage: (stage, sha) => journal.stage(stage, sha),
-    }).finally(() => removeTempIndexes(ctx));
-    // A real index left stale (another git process held index.lock) keeps the record, so the next
-    // holder of the lock refreshes it before a person's commit could undo this edit.
-    if (journal.record.stage === 'index-refreshed') await journal.end();
-    for (const write of writes) ctx.afterWrite(write.path);
-    return { editId, commit, changelog: { bytes: changelogBytes, mode: current?.mode ?? 0o644, mtimeMs: 0 } };
-  } catch (error) {
-    // HEAD already holds the commit (only a stage hook throws this late): the edit happened, and
-    // the record tells the next lock holder to bring the index up to date; nothing is undone.
-    if (landed(journal)) throw error;
-    for (const write of done.reverse()) {
-      try {
-        await undoWrite(ctx.fs, ctx.root, write, ctx.ids);
-      } catch {
-        // best effort: the original error is what the caller needs
-      }
-    }
-    await settleJournal(ctx, journal);
-    throw error;
-  }
-}
-
-function landed(journal: Journal): boolean {
-  return journal.record.stage === 'update-ref' || journal.record.stage === 'index-refreshed';
-}
-
-/**
- * After a failed commit was rolled back in process: the record goes, unless a file could not be
- * put back, or the commit may exist (a git process failed after commit-tree): then recovery
- * decides from git and the files, as after a crash.
- */
-async function settleJournal(ctx: WriteContext, journal: Journal): Promise<void> {
-  try {
-    const reachedGit = journal.record.stage !== 'recorded' && journal.record.stage !== 'files-written';
-    const intact = await Promise.all(
-      journal.record.files.map(async (file) => {
-        const abs = nodePath.join(ctx.root, file.path);
-        const bytes = await ctx.fs.readFile(abs).catch(() => null);
-        return (bytes ? blobId(bytes) : null) === file.oldBlob;
-      }),
-    );
-    if (!reachedGit && intact.every(Boolean)) await journal.end();
-    else report(ctx, await recoverInterruptedWrite(ctx));
-  } catch {
-    // the record stays; the next writer recovers from it
-  }
-}
-
 /** Under the vault lock, before anything else: finishes or undoes an edit a dead writer left, sweeps its temp files. */
 async function recoverLocked(ctx: WriteContext): Promise<void> {
   if (!(await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid')))) return;
   report(ctx, await recoverInterruptedWrite(ctx));
-}
-
-function report(ctx: WriteContext, recovered: RecoveryReport | null): void {
-  if (recovered) ctx.onRecovered?.(recovered);
 }
 
 /**
@@ -567,17 +228,4 @@ async function rememberWritten(ctx: WriteContext, writes: readonly Write[]): Pro
     const stat = await ctx.fs.stat(write.abs).catch(() => null);
     if (stat) ctx.reader.remember({ ...write.note, mtimeMs: stat.mtimeMs }, stat.size, stat.mtimeMs);
   }
-}
-
-async function removeTempIndexes(ctx: WriteContext): Promise<void> {
-  const dir = ctx.stateDir();
-  for (const entry of await ctx.fs.readdir(dir).catch(() => [])) {
-    if (entry.name.startsWith('index-')) await unlinkConfined(ctx.fs, ctx.root, nodePath.basename(dir), entry.name);
-  }
-}
-
-function identityOf(ctx: WriteContext, actor: string): GitIdentity {
-  if (actor === ctx.person) return { name: ctx.personName, email: ctx.personEmail };
-  if (actor.startsWith('human:')) return { name: actor.slice(6), email: 'person@lucid.invalid' };
-  return { name: actor, email: `${actor.slice(6)}@agents.lucid.invalid` };
 }

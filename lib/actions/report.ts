@@ -1,0 +1,27 @@
+'use server';
+
+import { z } from 'zod';
+import { gatedAction } from '@/lib/server/action';
+import { fetchReportText } from '@/lib/server/data-overview';
+import { getVault } from '@/lib/server/vault';
+import { isIsoWeek, writeReport } from '@/lib/vault';
+
+const weekSchema = z.object({ week: z.string().max(10).refine(isIsoWeek, 'An ISO week such as 2026-W48.') }).strict();
+
+/** The text of a week's report, to copy; writes nothing. */
+export const reportTextAction = gatedAction(weekSchema, ({ week }) => fetchReportText(week));
+
+/** Writes the week's report note as the person, in one commit (none when it already holds this text). */
+export const exportReportAction = gatedAction(weekSchema, async ({ week }) => {
+  const vault = await getVault();
+  const written = await writeReport(vault, week, vault.person);
+  return {
+    path: written.path,
+    commit: written.commit,
+    editId: written.editId,
+    created: written.created,
+    unchanged: written.unchanged,
+    replacedVersion: written.replacedVersion,
+    text: written.body,
+  };
+});
