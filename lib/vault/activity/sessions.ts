@@ -10,24 +10,12 @@ import type { OpenSession } from '../agents/sessions';
 export type { SessionOutcomeView } from './session-facts';
 import type { SessionOutcomeView } from './session-facts';
 
-/** One session as the sessions list shows it. */
-export interface SessionRow {
-  id: string;
-  /** The session note; null while the session is open. */
-  path: string | null;
-  /** Agent slug. */
-  agent: string;
-  actor: string;
-  task: string;
-  /** Vault path of the project note. */
-  project: string | null;
-  started: string;
-  ended: string | null;
+/** One session as the sessions list shows it: its facts, with what the commit index and the check add. */
+export interface SessionRow extends Pick<SessionFacts, 'id' | 'path' | 'agent' | 'actor' | 'task' | 'project' | 'started' | 'ended' | 'outcome'> {
   durationMs: number | null;
   /** The agent's commits in this session, its session note left out (from the commit index). */
   edits: number;
   inboxRaised: number;
-  outcome: SessionOutcomeView;
   /** Whether every protocol rule holds; null while the session is open. */
   protocolOk: boolean | null;
 }
