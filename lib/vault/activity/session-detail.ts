@@ -1,3 +1,4 @@
+import { parseMoltTrailer } from '../git/commit-message';
 import nodePath from 'node:path';
 import type { CommitRecord } from '../git/commit-index';
 import { isEditedAccept } from '../inbox/decide';
@@ -136,10 +137,10 @@ function skillsOf(vault: Vault, used: string[], commits: (CommitRecord & { seq: 
   for (const path of used) get(path).read = true;
   for (const c of commits) {
     if (c.op !== 'molt') continue;
-    const m = /^(\S+) (\d+)->(\d+)$/.exec(c.trailers['Lucid-Molt'] ?? '');
-    const path = subjectPath(c.subject) ?? (m ? `${vault.layout.skills}/${m[1]}.md` : null);
+    const m = parseMoltTrailer(c.trailers['Lucid-Molt']);
+    const path = subjectPath(c.subject) ?? (m ? `${vault.layout.skills}/${m.skill}.md` : null);
     if (!path) continue;
-    get(path).molts.push({ from: m ? Number(m[2]) : 0, to: m ? Number(m[3]) : 0, commit: c.sha, editId: c.editId });
+    get(path).molts.push({ from: m?.from ?? 0, to: m?.to ?? 0, commit: c.sha, editId: c.editId });
   }
   return [...byPath.values()];
 }

@@ -1,3 +1,4 @@
+import { parseMoltTrailer } from '../git/commit-message';
 import { isChangelogPath, type VaultLayout } from '../config';
 import { foldersOfType, type CommitRecord } from '../git/commit-index';
 import { listInbox } from '../inbox/queue';
@@ -96,12 +97,6 @@ async function commitsIn(vault: Vault, range: ActivityRange): Promise<CommitReco
   return out.reverse();
 }
 
-/** `<skill> <from>-><to>` of a `Lucid-Molt` trailer. */
-function parseMolt(value: string | undefined): { skill: string; from: number; to: number } | null {
-  const m = value ? /^(\S+) (\d+)->(\d+)$/.exec(value.trim()) : null;
-  return m ? { skill: m[1], from: Number(m[2]), to: Number(m[3]) } : null;
-}
-
 function bump(record: Record<string, number>, key: string): void {
   record[key] = (record[key] ?? 0) + 1;
 }
@@ -161,7 +156,7 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
         reverted: target === null ? null : 'edit' in target ? target.edit : target.sha,
       });
     }
-    const molt = parseMolt(c.trailers['Lucid-Molt']);
+    const molt = parseMoltTrailer(c.trailers['Lucid-Molt']);
     if (molt) molts.push({ ...molt, actor: c.actor, session: c.session, reason: personReason(c) });
   }
 

@@ -1,3 +1,4 @@
+import { moltTrailer } from '../git/commit-message';
 import { oneLine } from '../git/changelog';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote, parseFrontmatter } from '../notes/frontmatter';
@@ -104,7 +105,7 @@ export async function moltSkill(vault: Vault, given: MoltSkillInput): Promise<Mo
       path,
       reason,
       changes: [{ path, content: text, expectedHash: current ? current.hash : null }],
-      trailers: [['Lucid-Molt', `${name} ${from}->${to}`]],
+      trailers: [moltTrailer(name, from, to)],
     });
     observeWrites(vault, session, [path], result.editId);
     return {

@@ -1,8 +1,8 @@
+import { parseMoltTrailer } from '../git/commit-message';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import type { Note } from '../notes/note';
 import { isUnderFolded } from '../notes/protected';
 import type { Vault } from '../vault';
-import { moltOf } from '../skills/history';
 import { DEFAULT_STALE_DAYS, isArchivedSkill, staleness, vaultNow } from '../skills/stale';
 import { skillUsage } from '../skills/usage';
 import { findSimilarPairs } from './similarity';
@@ -44,7 +44,7 @@ function skillFacts(index: CommitIndex, folders: string[]): SkillFacts {
   for (let after = 0; ; ) {
     const page = index.list({ folders, oldestFirst: true, afterSeq: after, limit: 1000 });
     for (const record of page) {
-      const molt = record.op === 'molt' ? moltOf(record.trailers[MOLT_TRAILER]) : null;
+      const molt = record.op === 'molt' ? parseMoltTrailer(record.trailers[MOLT_TRAILER]) : null;
       for (const entry of record.paths) {
         if (!inFolders(entry.path)) continue;
         if (entry.status === 'D') {

@@ -1,6 +1,6 @@
 import { isVaultError, VaultError } from '../errors';
 import { oneLine } from '../git/changelog';
-import { TRAILER } from '../git/commit-message';
+import { TRAILER, moltTrailer } from '../git/commit-message';
 import { commitEnv, runGit } from '../git/repo';
 import { assertNoSecret } from '../write/secrets';
 import { OPS, type Op } from '../write/edit-types';
@@ -102,7 +102,7 @@ export async function landDreamChanges(
     ];
     // The version the skill lands with: the branch's numbers, or the ones it was raised from now.
     const raised = plan.versions[0];
-    if (raised) trailers.push(['Lucid-Molt', `${raised.name} ${raised.from}->${raised.to}`]);
+    if (raised) trailers.push(moltTrailer(raised.name, raised.from, raised.to));
     else if (change.molt) trailers.push(['Lucid-Molt', change.molt]);
     const op: Op = (OPS as readonly string[]).includes(change.op) ? (change.op as Op) : 'update';
     try {

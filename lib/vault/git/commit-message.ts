@@ -80,3 +80,19 @@ export function trailerGrep(key: string, value: string): string {
   const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return `^${escapeRegex(key)}: ${escapeRegex(value)}$`;
 }
+
+/** The `Lucid-Molt` trailer of a molt: `<skill name> <from>-><to>`. */
+export function moltTrailer(name: string, from: number, to: number): [string, string] {
+  return ['Lucid-Molt', `${name} ${from}->${to}`];
+}
+
+/**
+ * The skill name and versions of a `Lucid-Molt` trailer's value, or null when it is not one. A
+ * name may hold spaces: the versions are what follows the last one.
+ */
+export function parseMoltTrailer(value: string | undefined): { skill: string; from: number; to: number } | null {
+  const text = value?.trim() ?? '';
+  const space = text.lastIndexOf(' ');
+  const versions = space > 0 ? /^(\d+)->(\d+)$/.exec(text.slice(space + 1)) : null;
+  return versions ? { skill: text.slice(0, space), from: Number(versions[1]), to: Number(versions[2]) } : null;
+}

@@ -1,3 +1,4 @@
+import { moltTrailer } from '../git/commit-message';
 import nodePath from 'node:path';
 import { isVaultError, VaultError, type VaultErrorCode } from '../errors';
 import { oneLine } from '../git/changelog';
@@ -287,7 +288,7 @@ export async function revertEditAs(
   const { plan, record, reversal } = planned;
   if (!plan.ok) throw new VaultError(planned.code ?? 'conflict', plan.message, { refused: plan.refused, blockers: plan.blockers });
   const trailers: [string, string][] = [];
-  if (reversal.molt) trailers.push(['Lucid-Molt', `${reversal.molt.name} ${reversal.molt.from}->${reversal.molt.from + 1}`]);
+  if (reversal.molt) trailers.push(moltTrailer(reversal.molt.name, reversal.molt.from, reversal.molt.from + 1));
   trailers.push(record.actor && record.editId ? ['Lucid-Reverts', record.editId] : ['Lucid-Reverts-Commit', record.sha]);
   // The hash of HEAD's bytes the reverse was merged from, not the disk's read later: an edit
   // committed in between must make this a conflict, never be overwritten by an older merge.

@@ -1,3 +1,4 @@
+import { parseMoltTrailer } from '../git/commit-message';
 import { VaultError } from '../errors';
 import type { CommitRecord } from '../git/commit-index';
 import { runGit } from '../git/repo';
@@ -94,12 +95,6 @@ function versionOfText(text: string | undefined): number | null {
   return Number.isInteger(version) && version >= 1 ? version : null;
 }
 
-/** `from` and `to` of a `Lucid-Molt: <name> <from>-><to>` trailer, or null. */
-export function moltOf(trailer: string | undefined): { from: number; to: number } | null {
-  const match = /\s(\d+)->(\d+)$/.exec(trailer ?? '');
-  return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
-}
-
 /**
  * A skill's history from git through the commit index (never a walk of the whole history): every
  * commit of its file newest first, following renames and moves (a skill archived or renamed keeps
@@ -141,7 +136,7 @@ export async function skillHistory(vault: Vault, path: string): Promise<SkillHis
       renamedFrom: places[i].renamedFrom,
       blob,
       version: blob ? versionOfText(texts.get(blob)) : null,
-      molt: c.op === 'molt' ? moltOf(c.trailers['Lucid-Molt']) : null,
+      molt: c.op === 'molt' ? versionsOf(parseMoltTrailer(c.trailers['Lucid-Molt'])) : null,
       sameText: blob !== null && i + 1 < shown.length && blobs[i + 1] === blob,
     };
   });
@@ -183,4 +178,9 @@ export async function skillDiff(
   const body = hunks < 0 ? '' : raw.slice(hunks + 1);
   const patch = `diff --git a/${a.path} b/${b.path}\n--- a/${a.path}\n+++ b/${b.path}\n${body}`;
   return patch.length > maxBytes ? { patch: '', truncated: true } : { patch, truncated: false };
+}
+
+/** A molt's versions without its skill name (the version already belongs to one skill). */
+function versionsOf(molt: { from: number; to: number } | null): { from: number; to: number } | null {
+  return molt ? { from: molt.from, to: molt.to } : null;
 }

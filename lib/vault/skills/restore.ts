@@ -1,3 +1,4 @@
+import { moltTrailer } from '../git/commit-message';
 import { isVaultError, VaultError } from '../errors';
 import { oneLine } from '../git/changelog';
 import { formatDate } from '../ids';
@@ -98,7 +99,7 @@ export async function restoreSkillVersion(vault: Vault, input: RestoreSkillInput
       path,
       reason: `${reason} (${restored})`,
       changes: [{ path, content: text, expectedHash: input.expectedHash ?? current.hash }],
-      trailers: [['Lucid-Molt', `${name} ${from}->${to}`]],
+      trailers: [moltTrailer(name, from, to)],
     });
     return { path, version: to, restored: target.version, commit: result.commit, editId: result.editId, hash: result.hashes[path] ?? null };
   } catch (error) {
