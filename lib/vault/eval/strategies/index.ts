@@ -1,5 +1,11 @@
 import { VaultError } from '../../errors';
 import { BASE_STRATEGIES, type Strategy } from '../types';
+import { grepStrategy } from './grep';
+import { keywordStrategy } from './keyword';
+import { keywordFieldsStrategy } from './keyword-fields';
+import { keywordLinksStrategy } from './keyword-links';
+import { noneStrategy } from './none';
+import { recentStrategy } from './recent';
 
 /** What the registry needs beyond the base strategies: the optional embeddings endpoint. */
 export interface StrategyOptions {
@@ -7,7 +13,9 @@ export interface StrategyOptions {
   embeddings?: { url: string; model: string };
 }
 
-/** Every strategy name the registry knows, the base ones first. */
+const BASE: readonly Strategy[] = [noneStrategy, recentStrategy, grepStrategy, keywordStrategy, keywordLinksStrategy, keywordFieldsStrategy];
+
+/** Every strategy name the registry knows, the base ones first (in `BASE_STRATEGIES` order). */
 export const STRATEGY_NAMES: readonly string[] = [...BASE_STRATEGIES];
 
 /**
@@ -15,10 +23,12 @@ export const STRATEGY_NAMES: readonly string[] = [...BASE_STRATEGIES];
  * query expansions; `embeddings` only when an endpoint is given.
  */
 export function defaultStrategies(_options: StrategyOptions = {}): Strategy[] {
-  throw new VaultError('io_error', 'The retrieval strategies are not built yet.');
+  return [...BASE];
 }
 
 /** The strategy of that name; an unknown name is a VaultError listing the names there are. */
-export function strategyByName(name: string, _options: StrategyOptions = {}): Strategy {
-  throw new VaultError('invalid_input', `Unknown strategy "${name}": use one of ${STRATEGY_NAMES.join(', ')}.`);
+export function strategyByName(name: string, options: StrategyOptions = {}): Strategy {
+  const found = defaultStrategies(options).find((strategy) => strategy.name === name);
+  if (found) return found;
+  throw new VaultError('invalid_input', `There is no strategy "${name}": use one of ${STRATEGY_NAMES.join(', ')}.`);
 }
