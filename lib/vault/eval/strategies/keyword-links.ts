@@ -5,9 +5,9 @@ import { searchCorpus } from './keyword';
 import { compareText } from './recent';
 
 /** How many of the best hits lend their score to the notes they link to and that link to them. */
-export const LINK_PARENTS = 10;
+const LINK_PARENTS = 10;
 /** What a parent lends: its score × LINK_WEIGHT × what the pair covers that neither covers alone. */
-export const LINK_WEIGHT = 1;
+const LINK_WEIGHT = 1;
 
 /** One candidate of the re-ranking: a search hit, a neighbour of one, or both. */
 export interface LinkedScore {
@@ -21,7 +21,7 @@ export interface LinkedScore {
 }
 
 /** The notes one hop from `path`: what it links to and what links to it, in the corpus, itself left out. */
-export function neighbours(corpus: EvalCorpus, path: string): string[] {
+function neighbours(corpus: EvalCorpus, path: string): string[] {
   const note = corpus.byPath.get(path);
   if (!note) return [];
   return [...new Set([...note.links, ...note.backlinks])].filter((p) => p !== path && corpus.byPath.has(p));
