@@ -113,7 +113,20 @@ function table(run: SetRun, strategies: string[]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/** `eval run`'s options; other verbs add theirs to the `eval` verb's, and run refuses those. */
+const RUN_OPTIONS = {
+  vault: { type: 'string' as const, short: 'v' },
+  json: { type: 'boolean' as const },
+  set: { type: 'string' as const },
+  k: { type: 'string' as const },
+  strategies: { type: 'string' as const },
+  embeddings: { type: 'string' as const },
+  'embeddings-model': { type: 'string' as const },
+};
+
 async function evalRun(io: Io, values: Values, args: string[]): Promise<number> {
+  const foreign = Object.keys(values).find((key) => values[key] !== undefined && !(key in RUN_OPTIONS) && key !== 'help');
+  if (foreign) throw new UsageError(`eval run does not take --${foreign}`);
   if (args.length > 0) throw new UsageError(`eval run takes no arguments, not "${args[0]}"`, 'name sets with --set');
   const k = kOf(values.k);
   const names = listOf(values.strategies);
@@ -149,15 +162,7 @@ const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<
 export const evalCommand = {
   summary: 'Measure how well retrieval strategies find the notes that answer a question set (eval run)',
   usage: RUN_USAGE,
-  options: {
-    vault: { type: 'string' as const, short: 'v' },
-    json: { type: 'boolean' as const },
-    set: { type: 'string' as const },
-    k: { type: 'string' as const },
-    strategies: { type: 'string' as const },
-    embeddings: { type: 'string' as const },
-    'embeddings-model': { type: 'string' as const },
-  },
+  options: RUN_OPTIONS,
   async run(io: Io, values: Values, positionals: string[]): Promise<number> {
     const [verb, ...rest] = positionals;
     const run = verb === undefined ? undefined : VERBS[verb];
