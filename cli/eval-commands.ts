@@ -147,6 +147,11 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
     for (const run of result.runs) {
       io.out(`${run.set}: ${run.questions} questions, k ${k} -> ${run.notePath}\n`);
       io.out(`${table(run, order ?? Object.keys(run.summary))}\n`);
+      if (run.missingGold.length > 0) {
+        io.err(
+          `${run.set}: ${run.missingGold.length} question(s) name a gold note that is not in the vault (a miss for every strategy): ${run.missingGold.slice(0, 10).join(', ')}`,
+        );
+      }
     }
     io.out(`Committed ${result.commit?.slice(0, 7)} (the run notes and their per-question results). R@5 shows its 95% bootstrap interval.`);
     return 0;

@@ -143,6 +143,7 @@ describe('runEvaluation', () => {
     expect(text).toContain('## Recall@5 by kind of question');
     expect(text).toContain('| owner | 1 | 1.00 (1.00–1.00) | 1.00 (1.00–1.00) |');
     expect(text).toContain('| hand | 2 | 1.00 (1.00–1.00) | 0.00 (0.00–0.00) |');
+    expect(text).not.toContain('a gold note that is not in the vault');
     expect(text).toContain("Left out, as paraphrased with the strategy's own thesaurus: 1 for fixed.");
   });
 
@@ -179,12 +180,17 @@ describe('runEvaluation', () => {
   });
 
   it('runs every set that has questions by default, all in one commit', async () => {
-    tv.write('evals/questions/other.jsonl', `${JSON.stringify(QUESTIONS[0])}\n`);
+    tv.write(
+      'evals/questions/other.jsonl',
+      `${JSON.stringify(QUESTIONS[0])}\n${JSON.stringify({ ...QUESTIONS[1], id: 'gone', gold: ['notes/deleted.md'] })}\n`,
+    );
     tv.git(['add', '-A']);
     tv.git(['commit', '-q', '-m', 'other set']);
     const before = tv.commitCount();
     const both = await runEvaluation(vault, { strategies: [searchStrategy] });
     expect(both.runs.map((r) => r.set)).toEqual(['other', 'team']);
+    expect(both.runs.map((r) => r.missingGold)).toEqual([['gone'], []]);
+    expect(tv.read(both.runs[0].notePath)).toContain('1 question names a gold note that is not in the vault, scored as a miss by every strategy: gone.');
     expect(tv.commitCount()).toBe(before + 1);
     const files = tv.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n');
     expect(files).toHaveLength(5);
@@ -198,6 +204,7 @@ describe('runEvaluation', () => {
     await expect(runEvaluation(vault, { strategies: [searchStrategy], sets: ['nope'] })).rejects.toThrow(
       /no question set "nope".*lucid eval generate --set nope/,
     );
+    await expect(runEvaluation(vault, { strategies: [searchStrategy], sets: ['../team'] })).rejects.toThrow(/"\.\.\/team" is not a question set name/);
     await expect(runEvaluation(vault, { strategies: [searchStrategy], k: 0 })).rejects.toThrow(/k must be a whole number from 1 to 100/);
     const bare = makeTempVault({ 'a.md': '# A\n' });
     try {
