@@ -140,6 +140,7 @@ export function renderRunNote(input: RunNoteInput): string {
     `|---|${HEADERS.map(() => '---:').join('|')}|`,
     ...input.strategies.map((name) => `| ${cell(name)} | ${HEADERS.map(([metric, , show]) => show(input.summary[name]?.[metric])).join(' | ')} |`),
   ];
+  if (input.k < 10) lines.push('', `With k = ${input.k}, recall@10 and nDCG@10 see only the ${input.k} notes retrieved.`);
   const header = [`| | questions | ${input.strategies.map(cell).join(' | ')} |`, `|---|---:|${input.strategies.map(() => '---:').join('|')}|`];
   const kinds = [...new Set(input.questions.map(kindOf))].sort();
   lines.push(
