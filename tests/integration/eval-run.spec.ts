@@ -124,6 +124,7 @@ describe('runEvaluation', () => {
     expect(parsed.data).toMatchObject({
       type: 'eval-run',
       date: '2026-11-20',
+      updated: '2026-11-20',
       question_set: 'team',
       questions: 4,
       k: 5,
