@@ -48,7 +48,7 @@ export interface SetRun {
 export const MAX_K = 100;
 
 /** What to tell a person whose vault has no questions yet. */
-export function noQuestionsHint(layout: VaultLayout, set = '<set>'): string {
+function noQuestionsHint(layout: VaultLayout, set = '<set>'): string {
   return `Make one with \`lucid eval generate${set === '<set>' ? '' : ` --set ${set}`}\`, or write ${layout.evalQuestions}/${set}.jsonl by hand, one JSON question a line ({"id", "question", "gold", "answers", "kind", "split"}).`;
 }
 
