@@ -38,6 +38,17 @@ describe('the strategy registry', () => {
     }
   });
 
+  it("adds C's expansions after the base six, and embeddings only when given an endpoint", () => {
+    const names = defaultStrategies().map((s) => s.name);
+    expect(names.slice(BASE_STRATEGIES.length)).toEqual(['keyword-aliases', 'keyword-thesaurus', 'keyword-prf']);
+    expect(names).not.toContain('embeddings');
+    const endpoint = { url: 'http://127.0.0.1:9/v1', model: 'm' };
+    expect(defaultStrategies({ embeddings: endpoint }).map((s) => s.name)).toEqual([...names, 'embeddings']);
+    expect(strategyByName('embeddings', { embeddings: endpoint }).name).toBe('embeddings');
+    expect(STRATEGY_NAMES).toEqual([...names, 'embeddings']);
+    expect(() => strategyByName('embeddings')).toThrow(/embeddings endpoint you run.*\/v1/);
+  });
+
   it('finds a strategy by name and refuses an unknown one with the names there are', () => {
     expect(strategyByName('keyword-links').name).toBe('keyword-links');
     let error: unknown;
