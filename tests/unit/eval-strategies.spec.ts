@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVaultError } from '../../lib/vault/errors';
+import { isStopword, textWords, tokenizeQuery } from '../../lib/vault/search/query';
 import { grepRank } from '../../lib/vault/eval/strategies/grep';
 import { defaultStrategies, STRATEGY_NAMES, strategyByName } from '../../lib/vault/eval/strategies/index';
 import { isSuperseded, orderByFields, readQuestionFields } from '../../lib/vault/eval/strategies/keyword-fields';
@@ -60,6 +61,15 @@ describe('the strategy registry', () => {
     expect(isVaultError(error, 'invalid_input')).toBe(true);
     expect((error as Error).message).toContain('"bm99"');
     for (const name of BASE_STRATEGIES) expect((error as Error).message).toContain(name);
+  });
+});
+
+describe('the words grep compares, as the search tokenizer reads them', () => {
+  it('splits, lowercases and undoes contractions as tokenizeQuery does, keeping stopwords and repeats', () => {
+    expect(textWords("Didn't Ada's state-of-the-art ART")).toEqual(['did', 'not', 'ada', 'state', 'of', 'the', 'art', 'art']);
+    expect(tokenizeQuery("Didn't Ada's state-of-the-art ART")).toEqual(['ada', 'state', 'art']);
+    expect(isStopword('the')).toBe(true);
+    expect(isStopword('postgres')).toBe(false);
   });
 });
 
