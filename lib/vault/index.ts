@@ -62,3 +62,4 @@ export { leakOf } from './eval/leak';
 export { buildCorpus } from './eval/corpus';
 export { runEvaluation, evaluateSet, type EvalRunOptions, type SetRun } from './eval/run';
 export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
+export { generateQuestions, writeQuestionSet, questionSetPath, DEFAULT_GENERATED_SET, DEFAULT_MAX_QUESTIONS, type GenerateOptions, type GeneratedSet, type RefusedQuestion } from './eval/generate';
