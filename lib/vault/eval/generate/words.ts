@@ -113,16 +113,6 @@ export function joinList(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** Text compared for sameness: diacritics, case and punctuation folded, one space between words. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 /** One line, whitespace collapsed, cut at a word boundary to at most `max` characters. */
 export function clip(text: string, max = 160): string {
   const line = text.replace(/\s+/g, ' ').trim();
