@@ -10,7 +10,7 @@ import { rephraseWith } from './phrasing';
 import { loadGenerateSource, type GenerateSource } from './source';
 import { typedCandidates } from './templates';
 
-export { questionSetPath, writeQuestionSet } from './write';
+export { writeQuestionSet } from './write';
 
 /** The set name `lucid eval generate` writes when none is given. */
 export const DEFAULT_GENERATED_SET = 'generated';
