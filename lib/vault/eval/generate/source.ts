@@ -17,7 +17,8 @@ export interface SourceNote {
   frontmatter: Record<string, unknown>;
   /** The body without its front matter. */
   body: string;
-  headings: Heading[];
+  /** The body's headings (parsed on first use: only some templates need them). */
+  headings(): Heading[];
   note: Note;
 }
 
@@ -59,7 +60,7 @@ export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> 
       type: note.lucidType,
       frontmatter: note.frontmatter,
       body: note.body,
-      headings: safeHeadings(note.body),
+      headings: lazyHeadings(note.body),
       note,
     });
   }
@@ -82,12 +83,18 @@ export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> 
   };
 }
 
-function safeHeadings(body: string): Heading[] {
-  try {
-    return parseHeadings(body);
-  } catch {
-    return [];
-  }
+function lazyHeadings(body: string): () => Heading[] {
+  let headings: Heading[] | null = null;
+  return () => {
+    if (!headings) {
+      try {
+        headings = parseHeadings(body);
+      } catch {
+        headings = [];
+      }
+    }
+    return headings;
+  };
 }
 
 /** A property holding one link or a list of links, as the notes it names. */

@@ -5,8 +5,8 @@ import { distinctiveTerms, joinList, plainText, stemsOf } from './words';
 
 /** The body without its first `# ` title line, as plain words. */
 function bodyText(note: SourceNote): string {
-  const title = note.headings.find((h) => h.level === 1);
-  const body = title ? note.body.slice(0, title.offset) + note.body.slice(title.end) : note.body;
+  const title = /^#[ \t]+(.*)$/m.exec(note.body);
+  const body = title && title[1].trim() === note.title ? note.body.slice(0, title.index) + note.body.slice(title.index + title[0].length) : note.body;
   return plainText(body);
 }
 
