@@ -1,3 +1,4 @@
+import { stem } from '../../agents/task-terms';
 import type { Candidate } from './candidate';
 import { triggerClause, plainer, unique } from './phrasing';
 import { linkedNotes, textField, type GenerateSource, type SourceNote } from './source';
@@ -109,8 +110,8 @@ function startOf(session: SourceNote): number {
 }
 
 /**
- * "Which session last worked on T?", T a project (its name) or the words of a task. Gold: the
- * latest session (by `started`) on it; answer: its date.
+ * "Which session last worked on T?", T a project (its name) or two words that the tasks of two or
+ * more sessions share. Gold: the latest session (by `started`) on it; answer: its date.
  */
 export function lastSession(source: GenerateSource): Candidate[] {
   const sessions = ofType(source, 'session')
@@ -132,21 +133,26 @@ export function lastSession(source: GenerateSource): Candidate[] {
       answers: answerOf(session),
     });
   }
+  // A topic several sessions' tasks share (two words of the latest one's task), so "last" matters.
+  const taskStems = new Map(sessions.map((s) => [s, stemsOf([textField(s.frontmatter.task) ?? ''])]));
+  const asked = new Set<string>();
   for (const session of sessions) {
-    const task = textField(session.frontmatter.task);
-    if (!task) continue;
-    const terms = distinctiveTerms(task, source, stemsOf([]));
-    if (terms.length < 2) continue;
-    // The latest session whose task holds these words is the gold: maybe a later one than this.
-    const latest = sessions.find((s) => {
-      const words = new Set((textField(s.frontmatter.task) ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u));
-      return terms.every((t) => words.has(t));
-    });
-    if (latest !== session) continue;
+    const terms = distinctiveTerms(textField(session.frontmatter.task) ?? '', source, new Set(), 4);
+    let pair: string[] | null = null;
+    for (let i = 0; i < terms.length && !pair; i += 1) {
+      for (let j = i + 1; j < terms.length && !pair; j += 1) {
+        const wanted = [stem(terms[i]), stem(terms[j])];
+        const sharing = sessions.filter((s) => wanted.every((w) => taskStems.get(s)?.has(w)));
+        if (sharing.length >= 2 && sharing[0] === session) pair = [terms[i], terms[j]];
+      }
+    }
+    const key = pair?.map(stem).sort().join(' ');
+    if (!pair || !key || asked.has(key)) continue;
+    asked.add(key);
     out.push({
       template: 'last-session',
       kind: 'template',
-      phrasings: unique([plainer(`Which session last worked on ${joinList(terms)}?`), `Which session last worked on ${joinList(terms)}?`]),
+      phrasings: unique([plainer(`Which session last worked on ${joinList(pair)}?`), `Which session last worked on ${joinList(pair)}?`]),
       gold: [session.path],
       answers: answerOf(session),
     });
