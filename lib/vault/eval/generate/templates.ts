@@ -2,7 +2,7 @@ import { stem } from '../../agents/task-terms';
 import type { Candidate } from './candidate';
 import { triggerClause, plainer, unique } from './phrasing';
 import { linkedNotes, textField, type GenerateSource, type SourceNote } from './source';
-import { distinctiveTerms, joinList, plainText, stemsOf } from './words';
+import { distinctiveTerms, joinList, plainText, stemsOf, wordsIn } from './words';
 
 /** The body without its first `# ` title line, as plain words. */
 function bodyText(note: SourceNote): string {
@@ -103,6 +103,11 @@ export function owner(source: GenerateSource): Candidate[] {
   return out;
 }
 
+/** A word as tasks are compared: lowercase, lightly stemmed, "retries" meeting "retry". */
+function termKey(word: string): string {
+  return stem(word.toLowerCase().replace(/ies$/, 'y'));
+}
+
 /** A session's start as milliseconds (NaN when it has none). */
 function startOf(session: SourceNote): number {
   const value = session.frontmatter.started;
@@ -134,19 +139,19 @@ export function lastSession(source: GenerateSource): Candidate[] {
     });
   }
   // A topic several sessions' tasks share (two words of the latest one's task), so "last" matters.
-  const taskStems = new Map(sessions.map((s) => [s, stemsOf([textField(s.frontmatter.task) ?? ''])]));
+  const taskStems = new Map(sessions.map((s) => [s, new Set(wordsIn(textField(s.frontmatter.task) ?? '').map(termKey))]));
   const asked = new Set<string>();
   for (const session of sessions) {
     const terms = distinctiveTerms(textField(session.frontmatter.task) ?? '', source, new Set(), 4);
     let pair: string[] | null = null;
     for (let i = 0; i < terms.length && !pair; i += 1) {
       for (let j = i + 1; j < terms.length && !pair; j += 1) {
-        const wanted = [stem(terms[i]), stem(terms[j])];
+        const wanted = [termKey(terms[i]), termKey(terms[j])];
         const sharing = sessions.filter((s) => wanted.every((w) => taskStems.get(s)?.has(w)));
         if (sharing.length >= 2 && sharing[0] === session) pair = [terms[i], terms[j]];
       }
     }
-    const key = pair?.map(stem).sort().join(' ');
+    const key = pair?.map(termKey).sort().join(' ');
     if (!pair || !key || asked.has(key)) continue;
     asked.add(key);
     out.push({
