@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_GENERATED_SET, DEFAULT_MAX_QUESTIONS, generateQuestions, questionSetPath, writeQuestionSet } from '../lib/vault/index';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
@@ -16,31 +15,25 @@ export const evalGenerateUsage =
   `  --max N     questions at most (default ${DEFAULT_MAX_QUESTIONS}), shared out between templates\n` +
   '  --json      print the counts, the questions and every refused question with why';
 
-/** `lucid eval generate`: argv after the sub-verb in, exit code out. */
-export async function evalGenerate(io: Io, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      vault: { type: 'string', short: 'v' },
-      set: { type: 'string' },
-      max: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: false,
-    strict: true,
-  });
-  if (values.help) {
-    io.out(evalGenerateUsage);
-    return 0;
-  }
+type Values = Record<string, string | boolean | undefined>;
+
+/** The options `eval generate` adds to the `eval` verb's (main.ts parses them; --vault, --set and --json are shared). */
+export const evalGenerateOptions = { max: { type: 'string' as const } };
+
+/**
+ * `lucid eval generate`: derives a question set and commits it; `values` are the `eval` verb's
+ * parsed flags, `args` what follows the sub-verb (nothing).
+ */
+export async function evalGenerate(io: Io, values: Values, args: string[] = []): Promise<number> {
+  if (args.length > 0) throw new UsageError(`eval generate takes no arguments, not "${args[0]}"`, 'name the set with --set');
+  if (typeof values.set === 'string' && values.set.includes(',')) throw new UsageError('eval generate writes one set: give one name to --set');
   let max: number | undefined;
   if (values.max !== undefined) {
-    max = Number(values.max);
-    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a whole number of questions, 1 or more, not "${values.max}"`);
+    max = typeof values.max === 'string' && /^\d+$/.test(values.max) ? Number(values.max) : Number.NaN;
+    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a whole number of questions, 1 or more, not "${String(values.max)}"`);
   }
-  const set = values.set ?? DEFAULT_GENERATED_SET;
-  const vault = await openCliVault(io, values.vault);
+  const set = typeof values.set === 'string' ? values.set : DEFAULT_GENERATED_SET;
+  const vault = await openCliVault(io, values.vault as string | undefined);
   try {
     const path = questionSetPath(vault, set);
     const generated = await generateQuestions(vault, { set, max });
