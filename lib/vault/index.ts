@@ -76,7 +76,4 @@ export {
   writeQuestionSet,
   DEFAULT_GENERATED_SET,
   DEFAULT_MAX_QUESTIONS,
-  type GenerateOptions,
-  type GeneratedSet,
-  type RefusedQuestion,
 } from './eval/generate';

@@ -12,6 +12,7 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('Getting started')[0]).toBe('How do I get started?');
     expect(headingQuestions('How to filter by date')[0]).toBe('How do I filter by date?');
     expect(headingQuestions('Install the plugin')[0]).toBe('How do I install the plugin?');
+    expect(headingQuestions('Setting and changing a status')[0]).toBe('How do I set and change a status?');
   });
 
   it('turns "<-ing word> <noun>" into a relative clause in plainer words', () => {

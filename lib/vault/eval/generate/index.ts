@@ -131,9 +131,10 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
     for (const q of (byTemplateAccepted.get(template) ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       const key = foldText(q.question);
       const goldKey = q.gold.join('\n');
-      if (seen.has(key) || (perGold.get(goldKey) ?? 0) >= PER_GOLD) continue;
+      if (seen.has(key)) continue;
       seen.add(key);
       accepted += 1;
+      if ((perGold.get(goldKey) ?? 0) >= PER_GOLD) continue;
       perGold.set(goldKey, (perGold.get(goldKey) ?? 0) + 1);
       if (pool.length < perTemplate) pool.push(q);
     }

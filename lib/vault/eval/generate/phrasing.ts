@@ -195,6 +195,13 @@ export function headingQuestions(heading: string): string[] {
     out.push(`${text.replace(/\?+$/, '')}?`);
   } else if (isGerund(words[0])) {
     const verb = baseVerb(words[0]);
+    // "Setting and changing X" → "set and change X"
+    const rest = asPhrase(
+      words
+        .slice(1)
+        .map((w, i, all) => (i > 0 && /^(?:and|or)$/i.test(all[i - 1]) && isGerund(w) ? baseVerb(w) : w))
+        .join(' '),
+    );
     const object = words.slice(1);
     const adjective = object.length === 1 && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ing|ly)$/i.test(object[0]);
     if (adjective) {
