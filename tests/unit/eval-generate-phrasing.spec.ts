@@ -24,6 +24,7 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('Why is my query empty?')[0]).toBe('Why is my query empty?');
     expect(headingQuestions('Date format')[0]).toBe('What about date layout?');
     expect(headingQuestions('Date format')).toContain('What about date format?');
+    expect(headingQuestions('About status collections')[0]).toBe('What about status collections?');
   });
 
   it('keeps names and acronyms as written and drops numbering and marks', () => {
@@ -35,6 +36,7 @@ describe('the question form of a heading', () => {
   it('has nothing to ask about a heading of stopwords or symbols', () => {
     expect(headingQuestions('---')).toEqual([]);
     expect(headingQuestions('And then')).toEqual([]);
+    expect(headingQuestions('<% tp.file.title %>')).toEqual([]);
   });
 
   it('finds the base form of -ing verbs', () => {

@@ -100,9 +100,9 @@ const NOT_GERUNDS = new Set(
 
 /** Verbs a heading in the imperative often starts with ("Install the plugin"). */
 const IMPERATIVES = new Set(
-  `add build change check configure connect create customize customise define delete disable edit embed enable
-  export filter find fix format group hide import install link make migrate move open remove rename run search set
-  show sort start stop sync update upgrade use write`.split(/\s+/),
+  `add apply build change check choose configure connect copy create customize customise define delete disable edit
+  embed enable export filter find fix format group hide import insert install learn link list make migrate move open
+  read remove rename run search see select set show sort start stop sync toggle try update upgrade use view write`.split(/\s+/),
 );
 
 const DETERMINERS = new Set(
@@ -183,7 +183,9 @@ export function cleanHeading(text: string): string {
  * other wordings. Empty when the heading says too little to ask about.
  */
 export function headingQuestions(heading: string): string[] {
-  const text = cleanHeading(heading);
+  // Template placeholders (Templater, Handlebars) are not words anyone asks with.
+  if (/<%|%>|\{\{|\}\}/.test(heading)) return [];
+  const text = cleanHeading(heading).replace(/^about\s+/i, '');
   const words = text.split(' ').filter(Boolean);
   if (words.length === 0 || wordsIn(text).filter(isContentWord).length === 0) return [];
   const out: string[] = [];
