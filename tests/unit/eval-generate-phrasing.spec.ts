@@ -37,6 +37,8 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('---')).toEqual([]);
     expect(headingQuestions('And then')).toEqual([]);
     expect(headingQuestions('<% tp.file.title %>')).toEqual([]);
+    expect(headingQuestions('Styling of queries')[0]).toBe('What about styling of searches?');
+    expect(headingQuestions('task_properties_reference')[0]).toBe('What about task properties reference?');
   });
 
   it('finds the base form of -ing verbs', () => {
@@ -62,6 +64,8 @@ describe('the question form of a heading', () => {
       parsing: 'parse',
       renaming: 'rename',
       showing: 'show',
+      rendering: 'render',
+      rewriting: 'rewrite',
     };
     for (const [ing, base] of Object.entries(cases)) expect(baseVerb(ing), ing).toBe(base);
   });

@@ -129,7 +129,7 @@ export function baseVerb(word: string): string {
   if (s.length >= 6 && /(?:el|trol|pel)l$/.test(s)) return s.slice(0, -1);
   if (/^us$/.test(s)) return 'use';
   // One syllable (after re-, un-, pre-) ending in one consonant that was not doubled: a silent e fell off (making, rewriting).
-  if (/^(?:re|un|pre)?[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s)) return `${s}e`;
+  if (/^[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s) || /^(?:re|un|pre)[^aeiouy]{1,2}[aeiouy][bcdgkmnpstvz]$/.test(s)) return `${s}e`;
   if (/(?:[^aeiou]at|[^aeiou]ut|[^aeiou]in|[^aeiou]ur|[^aeiou]ar|[aeiou]g|[ae]ng|[aeiou]c|[^aeiou]l|ul|rs|iz|ys|yz|v|u)$/.test(s) && !/ll$/.test(s)) {
     return `${s}e`;
   }
@@ -169,6 +169,7 @@ export function cleanHeading(text: string): string {
     .replace(/\s+#+\s*$/, '')
     .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
     .replace(/[`*_~=]/g, '')
     .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
@@ -195,7 +196,7 @@ export function headingQuestions(heading: string): string[] {
     out.push(`How do I ${asPhrase(words.slice(2).join(' '))}?`);
   } else if (/\?$/.test(heading.trim()) || /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first)) {
     out.push(`${text.replace(/\?+$/, '')}?`);
-  } else if (isGerund(words[0])) {
+  } else if (isGerund(words[0]) && words[1]?.toLowerCase() !== 'of') {
     const verb = baseVerb(words[0]);
     // "Setting and changing X" → "set and change X"
     const rest = asPhrase(
