@@ -20,11 +20,15 @@ type Values = Record<string, string | boolean | undefined>;
 /** The options `eval generate` adds to the `eval` verb's (main.ts parses them; --vault, --set and --json are shared). */
 export const evalGenerateOptions = { max: { type: 'string' as const } };
 
+const OWN_OPTIONS = new Set(['vault', 'set', 'json', 'help', ...Object.keys(evalGenerateOptions)]);
+
 /**
  * `lucid eval generate`: derives a question set and commits it; `values` are the `eval` verb's
  * parsed flags, `args` what follows the sub-verb (nothing).
  */
 export async function evalGenerate(io: Io, values: Values, args: string[] = []): Promise<number> {
+  const foreign = Object.keys(values).find((key) => values[key] !== undefined && !OWN_OPTIONS.has(key));
+  if (foreign) throw new UsageError(`eval generate does not take --${foreign}`, 'its options are --vault, --set, --max and --json');
   if (args.length > 0) throw new UsageError(`eval generate takes no arguments, not "${args[0]}"`, 'name the set with --set');
   if (typeof values.set === 'string' && values.set.includes(',')) throw new UsageError('eval generate writes one set: give one name to --set');
   let max: number | undefined;

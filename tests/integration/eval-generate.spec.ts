@@ -155,6 +155,8 @@ describe('lucid eval generate', () => {
     expect(parseQuestionSet(tv.read('evals/questions/mine.jsonl'), 'mine').length).toBeLessThanOrEqual(5);
     await expect(evalGenerate(io(tv), { vault: tv.root, max: 'lots' })).rejects.toThrow('--max must be a whole number');
     await expect(evalGenerate(io(tv), { vault: tv.root, set: '../escape' })).rejects.toThrow('is not a question set name');
+    await expect(evalGenerate(io(tv), { vault: tv.root, k: '5' })).rejects.toThrow('eval generate does not take --k');
+    await expect(evalGenerate(io(tv), { vault: tv.root }, ['extra'])).rejects.toThrow('eval generate takes no arguments');
   });
 
   it('says what to do when a vault gives no question, and writes nothing', async () => {
