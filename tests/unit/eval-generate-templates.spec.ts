@@ -3,7 +3,7 @@ import { buildNote, createLinkResolver, leakOf } from '../../lib/vault';
 import { headingCandidates, linkContextCandidates } from '../../lib/vault/eval/generate/mined';
 import { phraseCandidate } from '../../lib/vault/eval/generate/refusal';
 import { sourceFromNotes, type GenerateSource } from '../../lib/vault/eval/generate/source';
-import { lastSession, owner, projectDecision, skillTrigger, supersededBy, twoHop } from '../../lib/vault/eval/generate/templates';
+import { lastSession, owner, projectDecision, skillTrigger, supersededBy, twoHop, TYPED_TEMPLATES } from '../../lib/vault/eval/generate/templates';
 import type { Thesaurus } from '../../lib/vault/eval/thesaurus';
 import { TEAM } from '../support/generate-vault';
 
@@ -66,6 +66,20 @@ describe('templates over typed notes', () => {
       expect(c.phrasings[0]).toMatch(/^What did the project Ada Lovelace works on decide about /);
       expect(c.phrasings[0]).not.toMatch(/atlas|postgres|mysql/i);
     }
+  });
+
+  it('never fails on odd values: wrong types, missing links, empty bodies', () => {
+    const odd = sourceOf({
+      'decisions/a.md':
+        '---\ntype: decision\ndate: 2026-10-01\nproject: 5\nstatus: superseded\nsuperseded_by: ["[[decisions/b]]", 3]\nreplaces: "[[nowhere]]"\n---\n',
+      'decisions/b.md': '---\ntype: decision\ndate: 2026-10-01\nproject: "[[decisions/a]]"\nstatus: accepted\nreplaces: "[[decisions/b]]"\n---\n',
+      'projects/p.md': '---\ntype: project\nname: [1, 2]\nstatus: active\nowner: ["[[people/x]]"]\nsummary: 7\n---\n',
+      'people/x.md': '---\ntype: person\nname: X\nprojects: "[[projects/p]]"\n---\n',
+      'sessions/s.md': '---\ntype: session\nagent: a\ntask: [a, b]\nstarted: 2026\nended: 2026\noutcome: done\nproject: "[[projects/p]]"\n---\n',
+      'skills/k.md': '---\ntype: skill\nname: k\nversion: 1\ntrigger: 12\nlast_updated: 2026-10-01\n---\n',
+    });
+    for (const template of TYPED_TEMPLATES) expect(() => template(odd)).not.toThrow();
+    expect(supersededBy(odd)).toEqual([]);
   });
 
   it('gives no typed questions for a vault without typed notes, and skips unparseable front matter', () => {

@@ -8,7 +8,7 @@ import { TEMPLATES, type Candidate, type TemplateName } from './candidate';
 import { minedCandidates } from './mined';
 import { phraseCandidate } from './refusal';
 import { loadGenerateSource, type GenerateSource } from './source';
-import { typedCandidates } from './templates';
+import { TYPED_TEMPLATES } from './templates';
 
 export { writeQuestionSet } from './write';
 
@@ -73,7 +73,7 @@ function questionId(template: string, gold: string[], question: string): string 
 /** Every template's candidates; a template that fails on an odd vault gives none rather than failing the set. */
 function allCandidates(source: GenerateSource): Candidate[] {
   const out: Candidate[] = [];
-  for (const make of [typedCandidates, minedCandidates]) {
+  for (const make of [...TYPED_TEMPLATES, minedCandidates]) {
     try {
       out.push(...make(source));
     } catch {
