@@ -82,7 +82,8 @@ export async function evalGenerate(io: Io, values: Values, args: string[] = []):
       io.out(`${generated.refused.length} refused: ${[...refusedWhy].map(([why, n]) => `${n} ${why}`).join('; ')} (--json lists them).`);
     }
     if (generated.capped > 0) io.out(`${generated.capped} more left out so that no kind of question swamps the set (raise --max for more).`);
-    if (generated.skipped.length > 0) io.out(`${generated.skipped.length} notes skipped: their front matter does not parse (lucid lint shows why).`);
+    const skipped = generated.skipped.length;
+    if (skipped > 0) io.out(`${skipped} ${skipped === 1 ? 'note' : 'notes'} skipped: front matter that does not parse (lucid lint shows why).`);
     if (written) io.out(`Wrote ${path} (commit ${written.commit.slice(0, 7)}, edit ${written.editId}).`);
     else io.out(`${path} already holds this set; nothing changed, no commit.`);
     io.out(`Next: lucid eval run --vault ${vault.root} --set ${set}`);

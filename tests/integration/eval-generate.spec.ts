@@ -136,7 +136,7 @@ describe('lucid eval generate', () => {
     expect(out.stdout()).toMatch(/^\d+ questions: \d+ superseded-by, \d+ project-decision, /);
     expect(out.stdout()).toMatch(/Split: \d+ dev, \d+ test\./);
     expect(out.stdout()).toContain(`Wrote ${SET}`);
-    expect(out.stdout()).toContain('1 notes skipped');
+    expect(out.stdout()).toContain('1 note skipped: front matter that does not parse');
     expect(out.stdout()).toContain(`Next: lucid eval run --vault ${tv.root} --set generated`);
     expect(tv.commitCount()).toBe(before + 1);
 
