@@ -18,6 +18,7 @@ describe('the question form of a heading', () => {
   it('turns "<-ing word> <noun>" into a relative clause in plainer words', () => {
     expect(headingQuestions('Recurring tasks')[0]).toBe('What about tasks that repeat?');
     expect(headingQuestions('Recurring Tasks')[0]).toBe('What about tasks that repeat?');
+    expect(headingQuestions('Onboarding checklist 🚀')).toEqual(['What about onboarding checklist?', 'What do my notes say about onboarding checklist?']);
   });
 
   it('keeps a heading that already asks, and asks about a noun phrase', () => {

@@ -171,6 +171,7 @@ export function cleanHeading(text: string): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
     .replace(/[`*_~=]/g, '')
+    .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, '')
     .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
     .replace(/[\s:.!,;—–-]+$/u, '')
@@ -206,13 +207,16 @@ export function headingQuestions(heading: string): string[] {
         .join(' '),
     );
     const object = words.slice(1);
-    const adjective = object.length === 1 && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ing|ly)$/i.test(object[0]);
+    // "Recurring tasks": an -ing word before a plural noun describes it; before a singular one it is
+    // usually a compound ("Onboarding checklist"), asked about as it is.
+    const adjective = object.length === 1 && /[^s]s$/i.test(object[0]) && !DETERMINERS.has(object[0].toLowerCase());
+    const compound = object.length === 1 && !adjective && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ly)$/i.test(object[0]);
     if (adjective) {
       const noun = inSentence(object[0]);
       const agrees = /[^s]s$/.test(noun) ? verb : `${verb}s`;
       out.push(plainer(`What about ${noun} that ${agrees}?`), `What about ${noun} that ${agrees}?`);
     }
-    out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
+    if (!compound) out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
   } else if (IMPERATIVES.has(first) && words.length > 1) {
     out.push(`How do I ${first} ${rest}?`, plainer(`How do I ${first} ${rest}?`));
   }
