@@ -171,7 +171,7 @@ export function cleanHeading(text: string): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
     .replace(/[`*_~=]/g, '')
-    .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, '')
+    .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
     .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
     .replace(/[\s:.!,;—–-]+$/u, '')
