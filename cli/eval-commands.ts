@@ -7,6 +7,7 @@ import {
   type SetRun,
   type Strategy,
   type StrategyOptions,
+  STRATEGY_NAMES,
   type StrategySummary,
   strategyByName,
 } from '../lib/vault';
@@ -28,7 +29,8 @@ const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--s
   --set         the question sets to run, comma-separated (default: every set)
   --k           notes per question, 1 to ${MAX_K} (default ${DEFAULT_K}); every strategy is also cut to
                 2,000 tokens of retrieved text
-  --strategies  the strategies to measure, comma-separated (default: all of them)
+  --strategies  the strategies to measure, comma-separated (default: all of them:
+                ${STRATEGY_NAMES.join(', ')})
   --embeddings  also measure the embeddings strategy against a local OpenAI-compatible endpoint
                 (its URL with /v1, e.g. http://127.0.0.1:11434/v1 for Ollama); --embeddings-model
                 names the model (default nomic-embed-text)
