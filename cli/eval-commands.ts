@@ -11,6 +11,7 @@ import {
   type StrategySummary,
   strategyByName,
 } from '../lib/vault';
+import { evalGenerate, evalGenerateOptions, evalGenerateUsage } from './eval-generate';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -166,13 +167,13 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
   }
 }
 
-const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<number>> = { run: evalRun };
+const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<number>> = { run: evalRun, generate: evalGenerate };
 
-/** `lucid eval <verb>`: the recall evaluation (`run`; other verbs plug into VERBS). */
+/** `lucid eval <verb>`: the recall evaluation (`run`, `generate`; other verbs plug into VERBS). */
 export const evalCommand = {
   summary: 'Measure how well retrieval strategies find the notes that answer a question set (eval run)',
-  usage: RUN_USAGE,
-  options: RUN_OPTIONS,
+  usage: `${RUN_USAGE}\n\n${evalGenerateUsage}`,
+  options: { ...RUN_OPTIONS, ...evalGenerateOptions },
   async run(io: Io, values: Values, positionals: string[]): Promise<number> {
     const [verb, ...rest] = positionals;
     const run = verb === undefined ? undefined : VERBS[verb];
