@@ -62,3 +62,4 @@ export { leakOf } from './eval/leak';
 export { buildCorpus } from './eval/corpus';
 export { runEvaluation, evaluateSet, type EvalRunOptions, type SetRun } from './eval/run';
 export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
+export { evalGrowth, type GrowthOptions, type GrowthPoint, type GrowthProgress, type GrowthReport } from './eval/growth';
