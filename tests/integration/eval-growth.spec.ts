@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { evalGrowth, type GrowthReport } from '../../lib/vault/eval/growth';
+import { grepStrategy } from '../../lib/vault/eval/strategies/grep';
+import { keywordStrategy } from '../../lib/vault/eval/strategies/keyword';
+import type { Strategy } from '../../lib/vault/eval/types';
+import type { Vault } from '../../lib/vault/index';
+import { makeTempVault, snapshot, type TempVault } from '../support/temp-vault';
+
+/** Issue 17: `lucid eval growth` replays a set at earlier commits and with filler, never touching the vault. */
+
+let vault: TempVault;
+let v: Vault | undefined;
+afterEach(() => {
+  v?.close();
+  v = undefined;
+  vault?.cleanup();
+});
+
+const question = (id: string, text: string, gold: string) => JSON.stringify({ id, question: text, gold: [gold], answers: [], kind: 'hand', split: 'test' });
+
+/** Four commits, a day apart: two notes, then one note a commit; the question set comes with the last. */
+function grownVault(): TempVault {
+  const made = makeTempVault({
+    'projects/atlas.md': '# Atlas\n\nAtlas moves the billing ledger onto a new database before the autumn audit.\n',
+    'people/ada.md': '# Ada\n\nAda runs the payments team and reviews every schema migration.\n',
+  });
+  const commitAt = (day: number, message: string) => {
+    const date = `2026-11-0${day}T12:00:00+00:00`;
+    execFileSync('git', ['add', '-A'], { cwd: made.root, env: made.env as NodeJS.ProcessEnv });
+    const env: Record<string, string | undefined> = { ...made.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+    execFileSync('git', ['commit', '-q', '-m', message], { cwd: made.root, env: env as NodeJS.ProcessEnv });
+  };
+  made.write('decisions/use-postgres.md', '# Use Postgres\n\nThe ledger moves to Postgres: the load test kept latency steady under month-end traffic.\n');
+  commitAt(2, 'decision');
+  made.write('notes/retries.md', '# Retries\n\nFailed invoice deliveries wait twice as long before each retry.\n');
+  commitAt(3, 'retries');
+  made.write('notes/runbook.md', '# Runbook\n\nDuring an outage, page the on-call engineer and freeze deploys until the incident review.\n');
+  made.write(
+    'evals/questions/team.jsonl',
+    `${[
+      question('q1', 'which team reviews schema migration work?', 'people/ada.md'),
+      question('q2', 'what kept latency steady under month-end traffic?', 'decisions/use-postgres.md'),
+      question('q3', 'who gets paged in an outage, and are deploys frozen?', 'notes/runbook.md'),
+    ].join('\n')}\n`,
+  );
+  commitAt(4, 'runbook and questions');
+  return made;
+}
+
+/** The vault's git state as raw git reports it: everything a checkout, commit or branch would change. */
+function gitState(root: string): Record<string, string> {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  return {
+    branch: git('symbolic-ref', 'HEAD'),
+    refs: git('for-each-ref', '--format=%(refname) %(objectname)'),
+    index: git('ls-files', '--stage'),
+    reflog: git('reflog', '--format=%H %gs'),
+    worktrees: git('worktree', 'list', '--porcelain'),
+    objects: git('count-objects'),
+  };
+}
+
+const strategies: Strategy[] = [keywordStrategy, grepStrategy];
+
+describe('eval growth', () => {
+  it('leaves out, and counts, the questions whose gold notes a commit did not have yet', async () => {
+    vault = grownVault();
+    v = await vault.open();
+    const temp = vault.tempDir('growth');
+    const report = await evalGrowth(v, { set: 'team', commits: 3, fillers: [], strategies, tempDir: temp });
+    const log = vault.git(['log', '--format=%H', '--reverse']).trim().split('\n');
+    expect(report.set).toBe('team');
+    expect(report.points.map((p) => p.commit)).toEqual(log);
+    expect(report.points[0].label).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} ${log[0].slice(0, 7)}$`));
+    expect(report.points.slice(1).map((p) => p.label)).toEqual([
+      `2026-11-02 ${log[1].slice(0, 7)}`,
+      `2026-11-03 ${log[2].slice(0, 7)}`,
+      `HEAD ${log[3].slice(0, 7)}`,
+    ]);
+    expect(report.points.map((p) => [p.notes, p.questions, p.leftOut])).toEqual([
+      [2, 1, 2],
+      [3, 2, 1],
+      [4, 2, 1],
+      [5, 3, 0],
+    ]);
+    for (const point of report.points) {
+      expect(Object.keys(point.summary)).toEqual(['keyword', 'grep']);
+      expect(point.summary.keyword?.recall_at_5?.n).toBe(point.questions);
+    }
+    expect(report.points[3].summary.keyword?.recall_at_5?.mean).toBe(1);
+    expect(fs.readdirSync(temp)).toEqual([]);
+  });
+
+  it('never checks out, commits to or changes the vault: files, HEAD, branch, index, refs and status stay as they were', async () => {
+    vault = grownVault();
+    vault.write('notes/draft.md', '# Draft\n\nUncommitted words of the person.\n');
+    vault.write('notes/retries.md', '# Retries\n\nChanged on disk, not committed.\n');
+    v = await vault.open();
+    const before = { ...snapshot(vault.root), ...gitState(vault.root) };
+    await evalGrowth(v, { set: 'team', commits: 2, fillers: [1], strategies, tempDir: vault.tempDir('growth') });
+    expect({ ...snapshot(vault.root), ...gitState(vault.root) }).toEqual(before);
+  });
+
+  it('adds filler notes to a copy of HEAD: 2x, 4x and 11x the notes, the newest commits, the same notes every run', async () => {
+    vault = grownVault();
+    v = await vault.open();
+    const temp = vault.tempDir('growth');
+    const run = () => evalGrowth(v as Vault, { set: 'team', commits: 0, strategies, tempDir: temp });
+    const first = await run();
+    expect(first.points.map((p) => [p.label, p.notes, p.questions, p.leftOut])).toEqual([
+      [`HEAD ${vault.head().slice(0, 7)}`, 5, 3, 0],
+      ['HEAD + 1x filler', 10, 3, 0],
+      ['HEAD + 3x filler', 20, 3, 0],
+      ['HEAD + 10x filler', 55, 3, 0],
+    ]);
+    const commits = first.points.map((p) => p.commit);
+    expect(new Set(commits).size).toBe(4);
+    const second = await run();
+    expect(second.points.map((p) => p.commit)).toEqual(commits);
+    const recall = (r: GrowthReport) => r.points.map((p) => [p.summary.keyword?.recall_at_5, p.summary.grep?.recall_at_5]);
+    expect(recall(second)).toEqual(recall(first));
+    expect(fs.readdirSync(temp)).toEqual([]);
+  });
+
+  it('removes the temporary folder when a strategy fails half way', async () => {
+    vault = grownVault();
+    v = await vault.open();
+    const temp = vault.tempDir('growth');
+    let calls = 0;
+    const failing: Strategy = {
+      name: 'failing',
+      description: 'fails on its fourth question',
+      rank: async () => {
+        calls += 1;
+        if (calls === 4) throw new Error('strategy broke');
+        return [];
+      },
+    };
+    await expect(evalGrowth(v, { set: 'team', commits: 2, strategies: [failing], tempDir: temp })).rejects.toThrow('strategy broke');
+    expect(calls).toBeGreaterThanOrEqual(4);
+    expect(fs.readdirSync(temp)).toEqual([]);
+  });
+
+  it('says how to make a question set when the vault has none, and asks for --set when it has several', async () => {
+    vault = makeTempVault({ 'notes/a.md': '# A\n\nText.\n' });
+    v = await vault.open();
+    await expect(evalGrowth(v, { strategies })).rejects.toThrow(/lucid eval generate/);
+    vault.write('evals/questions/one.jsonl', `${question('q1', 'text?', 'notes/a.md')}\n`);
+    vault.write('evals/questions/two.jsonl', `${question('q1', 'text?', 'notes/a.md')}\n`);
+    await expect(evalGrowth(v, { strategies })).rejects.toThrow(/one, two.*--set/);
+  });
+});
