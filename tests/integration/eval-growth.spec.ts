@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { evalGrowth as cliEvalGrowth } from '../../cli/eval-growth';
+import { UsageError, type Io } from '../../cli/shared';
 import { evalGrowth, type GrowthReport } from '../../lib/vault/eval/growth';
 import { grepStrategy } from '../../lib/vault/eval/strategies/grep';
 import { keywordStrategy } from '../../lib/vault/eval/strategies/keyword';
@@ -124,7 +126,7 @@ describe('eval growth', () => {
     expect(fs.readdirSync(temp)).toEqual([]);
   });
 
-  it('removes the temporary folder when a strategy fails half way', async () => {
+  it('removes the temporary folder when a strategy fails or the run is stopped half way', async () => {
     vault = grownVault();
     v = await vault.open();
     const temp = vault.tempDir('growth');
@@ -141,6 +143,17 @@ describe('eval growth', () => {
     await expect(evalGrowth(v, { set: 'team', commits: 2, strategies: [failing], tempDir: temp })).rejects.toThrow('strategy broke');
     expect(calls).toBeGreaterThanOrEqual(4);
     expect(fs.readdirSync(temp)).toEqual([]);
+    const stop = new AbortController();
+    const stopping = evalGrowth(v, {
+      set: 'team',
+      commits: 2,
+      strategies,
+      tempDir: temp,
+      signal: stop.signal,
+      onProgress: (p) => p.pointIndex === 2 && stop.abort(),
+    });
+    await expect(stopping).rejects.toThrow(/stopped/);
+    expect(fs.readdirSync(temp)).toEqual([]);
   });
 
   it('says how to make a question set when the vault has none, and asks for --set when it has several', async () => {
@@ -150,5 +163,29 @@ describe('eval growth', () => {
     vault.write('evals/questions/one.jsonl', `${question('q1', 'text?', 'notes/a.md')}\n`);
     vault.write('evals/questions/two.jsonl', `${question('q1', 'text?', 'notes/a.md')}\n`);
     await expect(evalGrowth(v, { strategies })).rejects.toThrow(/one, two.*--set/);
+  });
+  it('lucid eval growth prints recall@5 per point and strategy as a table, or the report as JSON', async () => {
+    vault = grownVault();
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: Io & { isTTY: boolean } = { out: (t) => out.push(t), err: (t) => err.push(t), cwd: vault.root, env: vault.env, isTTY: false };
+    expect(await cliEvalGrowth(io, ['--vault', vault.root, '--commits', '1'])).toBe(0);
+    const lines = out.join('\n').split('\n');
+    expect(lines[0]).toBe('Question set team: recall@5 (95% interval) as the vault grows');
+    expect(lines[2]).toMatch(/^point\s+notes\s+questions\s+left out\s+none R@5\s+recent R@5\s+grep R@5\s+keyword R@5/);
+    expect(lines.slice(3).map((l) => l.split(/\s{2,}/).slice(0, 4))).toEqual([
+      [`2026-11-02 ${vault.git(['rev-parse', '--short=7', 'HEAD~2']).trim()}`, '3', '2', '1'],
+      [`HEAD ${vault.head().slice(0, 7)}`, '5', '3', '0'],
+      ['HEAD + 1x filler', '10', '3', '0'],
+      ['HEAD + 3x filler', '20', '3', '0'],
+      ['HEAD + 10x filler', '55', '3', '0'],
+    ]);
+    expect(lines[4]).toMatch(/ 1\.00 \[1\.00-1\.00\]/);
+    expect(err).toEqual([]);
+    out.length = 0;
+    expect(await cliEvalGrowth(io, ['--vault', vault.root, '--commits', '0', '--set', 'team', '--json'])).toBe(0);
+    const report = JSON.parse(out.join('\n')) as GrowthReport;
+    expect(report.points.map((p) => p.label)).toEqual([`HEAD ${vault.head().slice(0, 7)}`, 'HEAD + 1x filler', 'HEAD + 3x filler', 'HEAD + 10x filler']);
+    await expect(cliEvalGrowth(io, ['--vault', vault.root, '--commits', 'many'])).rejects.toThrow(UsageError);
   });
 });
