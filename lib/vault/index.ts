@@ -67,5 +67,13 @@ export { scoreQuestion, summarize } from './eval/metrics';
 export { bootstrapMean, bootstrapDifference, mulberry32, BOOTSTRAP_SEED, BOOTSTRAP_RESAMPLES, type BootstrapOptions } from './eval/bootstrap';
 export { foldText, containsWords } from './eval/leak';
 export { corpusExclusions } from './eval/corpus';
-export { generateQuestions, writeQuestionSet, questionSetPath, DEFAULT_GENERATED_SET, DEFAULT_MAX_QUESTIONS, type GenerateOptions, type GeneratedSet, type RefusedQuestion } from './eval/generate';
+export {
+  generateQuestions,
+  writeQuestionSet,
+  DEFAULT_GENERATED_SET,
+  DEFAULT_MAX_QUESTIONS,
+  type GenerateOptions,
+  type GeneratedSet,
+  type RefusedQuestion,
+} from './eval/generate';
 export { evalGrowth, type GrowthOptions, type GrowthPoint, type GrowthProgress, type GrowthReport } from './eval/growth';

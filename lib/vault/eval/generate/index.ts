@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Vault } from '../../vault';
-import { leakOf } from '../leak';
+import { foldText, leakOf } from '../leak';
 import { splitFor } from '../questions';
 import { loadWordNet, type Thesaurus } from '../thesaurus';
 import type { EvalQuestion } from '../types';
@@ -9,9 +9,8 @@ import { minedCandidates } from './mined';
 import { rephraseWith } from './phrasing';
 import { loadGenerateSource, type GenerateSource } from './source';
 import { typedCandidates } from './templates';
-import { foldText } from './words';
 
-export { questionSetPath, writeQuestionSet } from './write';
+export { writeQuestionSet } from './write';
 
 /** The set name `lucid eval generate` writes when none is given. */
 export const DEFAULT_GENERATED_SET = 'generated';

@@ -1,8 +1,9 @@
 import { isExternalTarget, locateBodyLinks } from '../../notes/links';
+import { foldText } from '../leak';
 import type { Candidate } from './candidate';
 import { cleanHeading, headingQuestions, plainer, unique } from './phrasing';
 import type { GenerateSource, SourceNote } from './source';
-import { clip, foldText, isContentWord, plainText, wordsIn } from './words';
+import { clip, isContentWord, plainText, wordsIn } from './words';
 
 /** A heading that several notes share ("Context", "Links") is a template's, and names no one note. */
 const SHARED_HEADING_NOTES = 3;

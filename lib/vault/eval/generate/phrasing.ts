@@ -1,5 +1,6 @@
+import { foldText } from '../leak';
 import type { Thesaurus } from '../thesaurus';
-import { foldText, isContentWord, wordsIn } from './words';
+import { isContentWord, wordsIn } from './words';
 
 /**
  * Everyday words of notes and documentation and a plainer way to say each, so a generated

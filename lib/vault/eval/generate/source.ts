@@ -1,10 +1,10 @@
-import { systemPrefixes } from '../../config';
 import { aliasesOf } from '../../agents/read-note';
 import { resolveLinkValue } from '../../agents/session-context';
 import { parseHeadings, type Heading } from '../../notes/headings';
 import type { LinkResolver } from '../../notes/links';
 import type { Note } from '../../notes/note';
 import type { Vault } from '../../vault';
+import { corpusExclusions } from '../corpus';
 import { documentFrequencies, plainText } from './words';
 
 /** One note as the generator reads it: a searchable note whose front matter parses. */
@@ -37,13 +37,13 @@ export interface GenerateSource {
 }
 
 /**
- * Reads the notes a question may name as gold: the notes search returns (Lucid's system folders
- * and AGENTS.md left out), skipping notes whose front matter does not parse or that are not text.
+ * Reads the notes a question may name as gold: the notes a run retrieves from (`corpusExclusions`:
+ * Lucid's system folders, the evaluations and AGENTS.md left out), skipping notes whose front matter does not parse or that are not text.
  */
 export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> {
   const graph = await vault.linkGraph();
-  const excluded = [...systemPrefixes(vault.layout), vault.layout.agents];
-  const isSystem = (path: string) => excluded.some((prefix) => (prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix));
+  const excluded = corpusExclusions(vault.layout);
+  const isSystem = (path: string) => excluded.some((prefix) => path.startsWith(prefix));
   const notes: SourceNote[] = [];
   const skipped: string[] = [];
   for (const note of [...graph.notes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {

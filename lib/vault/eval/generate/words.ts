@@ -1,5 +1,5 @@
 import { stem } from '../../agents/task-terms';
-import { tokenizeQuery } from '../../search/query';
+import { isStopword } from '../../search/query';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}'’-]*/gu;
 
@@ -15,19 +15,6 @@ const VAGUE = new Set(
   toward under used uses using very want well what when where which while with within without would
   yes yet`.split(/\s+/),
 );
-
-const stopwordCache = new Map<string, boolean>();
-
-/** True for a word search leaves out of a question (its stopword list). */
-export function isStopword(word: string): boolean {
-  const lower = word.toLowerCase();
-  let known = stopwordCache.get(lower);
-  if (known === undefined) {
-    known = tokenizeQuery(lower).length === 0;
-    if (stopwordCache.size < 10_000) stopwordCache.set(lower, known);
-  }
-  return known;
-}
 
 /** The words of a text in order, as written. */
 export function wordsIn(text: string): string[] {
@@ -111,16 +98,6 @@ export function distinctiveTerms(text: string, frequency: { df: Map<string, numb
 export function joinList(items: string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-/** Text compared for sameness: diacritics, case and punctuation folded, one space between words. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 }
 
 /** One line, whitespace collapsed, cut at a word boundary to at most `max` characters. */

@@ -2,21 +2,8 @@ import { VaultError } from '../../errors';
 import { hashBytes } from '../../notes/frontmatter';
 import type { Vault } from '../../vault';
 import type { EditResult } from '../../write/edit-types';
-import { serializeQuestionSet } from '../questions';
+import { questionSetPath, serializeQuestionSet } from '../questions';
 import type { EvalQuestion } from '../types';
-
-/** A set's name: letters, digits, `.`, `_` and `-`, starting with a letter or digit. */
-const SET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
-
-/** The vault path of a question set (`evals/questions/<set>.jsonl` by default); a bad name is `invalid_input`. */
-export function questionSetPath(vault: Vault, set: string): string {
-  if (!SET_NAME.test(set) || set.endsWith('.jsonl') || set.includes('..')) {
-    throw new VaultError('invalid_input', `"${set}" is not a question set name: use letters, digits, ".", "_" and "-" (e.g. generated), without .jsonl.`, {
-      field: 'set',
-    });
-  }
-  return `${vault.layout.evalQuestions}/${set}.jsonl`;
-}
 
 /**
  * Writes a question set to `evals/questions/<set>.jsonl` as `actor`: ONE edit (op `eval`) through
