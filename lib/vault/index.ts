@@ -76,4 +76,4 @@ export {
   type GeneratedSet,
   type RefusedQuestion,
 } from './eval/generate';
-export { evalGrowth, type GrowthOptions, type GrowthPoint, type GrowthProgress, type GrowthReport } from './eval/growth';
+export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
