@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { evalGrowth as measureGrowth, type GrowthProgress, type GrowthReport } from '../lib/vault';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
-/** The help of `lucid eval growth`. */
-const evalGrowthUsage =
+/** The help of `lucid eval growth`, for the `eval` command's usage. */
+export const EVAL_GROWTH_USAGE =
   'lucid eval growth [--vault DIR] [--set NAME] [--commits N] [--json]\n\n' +
   '  Replays a question set as the vault grew: at N earlier commits spread over its history (default 4)\n' +
   '  and at HEAD, then on a copy of HEAD with 1x, 3x and 10x its notes added as filler notes made from\n' +
@@ -12,14 +11,6 @@ const evalGrowthUsage =
   '  there and counted. Prints recall@5 (with its 95% interval) per point and strategy.\n\n' +
   '  --set NAME    the question set (needed when the vault has more than one)\n' +
   '  --commits N   earlier commits to replay (default 4; 0 for HEAD and the filler only)';
-
-const options = {
-  vault: { type: 'string' as const, short: 'v' },
-  set: { type: 'string' as const },
-  commits: { type: 'string' as const },
-  json: { type: 'boolean' as const },
-  help: { type: 'boolean' as const, short: 'h' },
-};
 
 /** Progress on stderr, one line rewritten in place, only when stderr is a terminal. */
 function progressLine(io: Io & { isTTY?: boolean }): { update: (p: GrowthProgress) => void; done: () => void } {
@@ -65,32 +56,28 @@ function growthTable(report: GrowthReport): string[] {
 }
 
 /**
- * `lucid eval growth`: `args` are the words after `growth`. Stops cleanly on Ctrl-C (the temporary
- * clone is removed before the process exits).
+ * `lucid eval growth`, a verb of the `eval` command: `values` are the options it parsed (`vault`,
+ * `set`, `commits`, `json`), `args` the words after `growth` (none). Stops cleanly on Ctrl-C: the
+ * temporary clone is removed before the process exits.
  */
-export async function evalGrowth(io: Io & { isTTY?: boolean }, args: string[]): Promise<number> {
-  let values: { vault?: string; set?: string; commits?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
-  } catch (error) {
-    throw new UsageError((error as Error).message, evalGrowthUsage.split('\n')[0]);
-  }
-  if (values.help) {
-    io.out(evalGrowthUsage);
-    return 0;
-  }
+export async function evalGrowth(io: Io & { isTTY?: boolean }, values: Record<string, string | boolean | undefined>, args: string[] = []): Promise<number> {
+  if (args.length > 0) throw new UsageError(`eval growth takes no arguments, not "${args[0]}"`, 'name the set with --set');
+  const set = typeof values.set === 'string' ? values.set : undefined;
+  if (set?.includes(',')) throw new UsageError('eval growth replays one question set at a time', 'name one with --set');
   let commits: number | undefined;
   if (values.commits !== undefined) {
     commits = Number(values.commits);
-    if (!/^\d+$/.test(values.commits) || commits > 100) throw new UsageError(`--commits must be a whole number from 0 to 100, not "${values.commits}"`);
+    if (typeof values.commits !== 'string' || !/^\d+$/.test(values.commits) || commits > 100) {
+      throw new UsageError(`--commits must be a whole number from 0 to 100, not "${String(values.commits)}"`);
+    }
   }
-  const vault = await openCliVault(io, values.vault);
+  const vault = await openCliVault(io, values.vault as string | undefined);
   const progress = progressLine(io);
   const stop = new AbortController();
   const onInt = () => stop.abort();
   process.once('SIGINT', onInt);
   try {
-    const report = await measureGrowth(vault, { set: values.set, commits, onProgress: progress.update, signal: stop.signal });
+    const report = await measureGrowth(vault, { set, commits, onProgress: progress.update, signal: stop.signal });
     progress.done();
     if (values.json) printJson(io, report);
     else for (const line of growthTable(report)) io.out(line);

@@ -169,7 +169,7 @@ describe('eval growth', () => {
     const out: string[] = [];
     const err: string[] = [];
     const io: Io & { isTTY: boolean } = { out: (t) => out.push(t), err: (t) => err.push(t), cwd: vault.root, env: vault.env, isTTY: false };
-    expect(await cliEvalGrowth(io, ['--vault', vault.root, '--commits', '1'])).toBe(0);
+    expect(await cliEvalGrowth(io, { vault: vault.root, commits: '1' })).toBe(0);
     const lines = out.join('\n').split('\n');
     expect(lines[0]).toBe('Question set team: recall@5 (95% interval) as the vault grows');
     expect(lines[2]).toMatch(/^point\s+notes\s+questions\s+left out\s+none R@5\s+recent R@5\s+grep R@5\s+keyword R@5/);
@@ -183,9 +183,10 @@ describe('eval growth', () => {
     expect(lines[4]).toMatch(/ 1\.00 \[1\.00-1\.00\]/);
     expect(err).toEqual([]);
     out.length = 0;
-    expect(await cliEvalGrowth(io, ['--vault', vault.root, '--commits', '0', '--set', 'team', '--json'])).toBe(0);
+    expect(await cliEvalGrowth(io, { vault: vault.root, commits: '0', set: 'team', json: true })).toBe(0);
     const report = JSON.parse(out.join('\n')) as GrowthReport;
     expect(report.points.map((p) => p.label)).toEqual([`HEAD ${vault.head().slice(0, 7)}`, 'HEAD + 1x filler', 'HEAD + 3x filler', 'HEAD + 10x filler']);
-    await expect(cliEvalGrowth(io, ['--vault', vault.root, '--commits', 'many'])).rejects.toThrow(UsageError);
+    await expect(cliEvalGrowth(io, { vault: vault.root, commits: 'many' })).rejects.toThrow(UsageError);
+    await expect(cliEvalGrowth(io, { vault: vault.root, set: 'team,other' })).rejects.toThrow(UsageError);
   });
 });

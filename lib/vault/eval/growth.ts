@@ -10,7 +10,7 @@ import { fillerNotes } from './filler';
 import { listQuestionSets, readQuestionSet } from './questions';
 import { evaluateSet } from './run';
 import { defaultStrategies } from './strategies/index';
-import { DEFAULT_K, type EvalProgress, type EvalQuestion, type Strategy, type StrategySummary } from './types';
+import { DEFAULT_K, type EvalCorpus, type EvalProgress, type EvalQuestion, type Strategy, type StrategySummary } from './types';
 
 /**
  * Recall as the vault grows: one question set replayed at earlier commits of the vault's history
@@ -122,12 +122,12 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
   const strategies = options.strategies ?? defaultStrategies();
   const k = options.k ?? DEFAULT_K;
   const fillers = [...new Set(options.fillers ?? DEFAULT_FILLERS)].filter((f) => f > 0).sort((a, b) => a - b);
-  const history = await firstParentHistory(vault.repo);
+  const history = await firstParentHistory(vault.repo, head);
   const earlier = spreadCommits(history, Math.max(0, Math.floor(options.commits ?? DEFAULT_COMMITS)));
   const total = earlier.length + 1 + fillers.length;
   const points: GrowthPoint[] = [];
   const temp = await mkdtemp(nodePath.join(options.tempDir ?? os.tmpdir(), 'lucid-growth-'));
-  let open: Vault | null = null;
+  let open: { vault: Vault; corpus: EvalCorpus } | null = null;
   try {
     const clone = nodePath.join(temp, 'repo');
     await runGit({ root: temp, env: vault.repo.env, run: vault.repo.run }, [
@@ -143,7 +143,7 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
     const root = nodePath.join(clone, vault.repo.prefix);
     const measure = async (label: string, commit: string, freshState: boolean): Promise<void> => {
       checkAborted(options.signal);
-      open?.close();
+      (open as { vault: Vault } | null)?.vault.close();
       open = null;
       if (freshState) await rm(nodePath.join(root, '.lucid'), { recursive: true, force: true });
       const index = points.length + 1;
@@ -153,18 +153,18 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
       };
       report({ set, strategy: '', done: 0, total: 0 });
       const point = await measureAt(vault, root, questions, { set, k, strategies, onProgress: report });
-      open = point.vault;
+      open = point.opened;
       points.push({ label, commit, ...point.measured });
     };
-    for (const entry of [...earlier, { sha: head, time: 0 }]) {
+    for (const entry of [...earlier, history[history.length - 1]]) {
       await runGit(cloneRepo, ['checkout', '--quiet', '--force', '-B', CLONE_BRANCH, entry.sha]);
       const label = entry.sha === head ? `HEAD ${head.slice(0, 7)}` : `${formatDate(new Date(entry.time * 1000))} ${entry.sha.slice(0, 7)}`;
       await measure(label, entry.sha, true);
     }
-    const headVault = open as Vault | null;
-    if (fillers.length > 0 && headVault) {
-      const corpus = await buildCorpus(headVault);
-      const taken = (await headVault.listFiles()).map((f) => f.path);
+    const atHead = open as { vault: Vault; corpus: EvalCorpus } | null;
+    if (fillers.length > 0 && atHead) {
+      const { corpus } = atHead;
+      const taken = (await atHead.vault.listFiles()).map((f) => f.path);
       const notes = fillerNotes(corpus, corpus.notes.length * fillers[fillers.length - 1], { taken });
       const headTime = history[history.length - 1]?.time ?? 0;
       let written = 0;
@@ -182,23 +182,28 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
     }
     return { set, points };
   } finally {
-    (open as Vault | null)?.close();
+    (open as { vault: Vault } | null)?.vault.close();
     await rm(temp, { recursive: true, force: true });
   }
 }
 
-/** The first-parent history of HEAD, oldest first, with commit times (Unix seconds); commits touching the vault's folder only. */
-async function firstParentHistory(repo: GitRepo): Promise<{ sha: string; time: number }[]> {
-  const args = ['log', '--first-parent', '--reverse', '--format=%H %ct', 'HEAD'];
-  if (repo.prefix) args.push('--', repo.prefix);
-  const out = await runGit(repo, args);
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [sha, time] = line.split(' ');
-      return { sha, time: Number(time) };
-    });
+/**
+ * The first-parent history of `head`, oldest first, with commit times (Unix seconds): in a vault
+ * that is a folder of a larger repository, only the commits that touched the folder, then `head`.
+ */
+async function firstParentHistory(repo: GitRepo, head: string): Promise<{ sha: string; time: number }[]> {
+  const args = ['log', '--first-parent', '--reverse', '--format=%H %ct', head];
+  const parse = (out: string) =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [sha, time] = line.split(' ');
+        return { sha, time: Number(time) };
+      });
+  const [last] = parse(await runGit(repo, [...args.filter((a) => a !== '--reverse'), '-1']));
+  const history = parse(await runGit(repo, repo.prefix ? [...args, '--', repo.prefix] : args)).filter((c) => c.sha !== head);
+  return [...history, last];
 }
 
 /** Opens the clone's vault folder at its current commit and scores the questions whose gold notes exist there. */
@@ -207,23 +212,28 @@ async function measureAt(
   root: string,
   questions: readonly EvalQuestion[],
   options: { set: string; k: number; strategies: Strategy[]; onProgress: (p: EvalProgress) => void },
-): Promise<{ vault: Vault | null; measured: Omit<GrowthPoint, 'label' | 'commit'> }> {
+): Promise<{ opened: { vault: Vault; corpus: EvalCorpus } | null; measured: Omit<GrowthPoint, 'label' | 'commit'> }> {
   const exists = await stat(root).then(
     (s) => s.isDirectory(),
     () => false,
   );
-  if (!exists) return { vault: null, measured: { notes: 0, questions: 0, leftOut: questions.length, summary: {} } };
+  if (!exists) return { opened: null, measured: { notes: 0, questions: 0, leftOut: questions.length, summary: {} } };
   // HEAD's layout, not the one at that commit: the gold paths and the system folders are HEAD's.
   const opened = await openVault({ root, env: vault.repo.env, git: vault.repo.run, clock: vault.clock, layout: vault.layout, fallbackUser: 'growth' });
-  const corpus = await buildCorpus(opened);
-  const present = questions.filter((q) => q.gold.every((g) => corpus.byPath.has(g)));
-  const leftOut = questions.length - present.length;
-  const summary =
-    present.length === 0
-      ? {}
-      : (await evaluateSet(opened, corpus, present, { k: options.k, strategies: options.strategies, set: options.set, onProgress: options.onProgress }))
-          .summary;
-  return { vault: opened, measured: { notes: corpus.notes.length, questions: present.length, leftOut, summary } };
+  try {
+    const corpus = await buildCorpus(opened);
+    const present = questions.filter((q) => q.gold.every((g) => corpus.byPath.has(g)));
+    const leftOut = questions.length - present.length;
+    const summary =
+      present.length === 0
+        ? {}
+        : (await evaluateSet(opened, corpus, present, { k: options.k, strategies: options.strategies, set: options.set, onProgress: options.onProgress }))
+            .summary;
+    return { opened: { vault: opened, corpus }, measured: { notes: corpus.notes.length, questions: present.length, leftOut, summary } };
+  } catch (error) {
+    opened.close();
+    throw error;
+  }
 }
 
 /** Commits every file in the clone's vault folder as filler, at `date` (after HEAD), and returns the commit. */
