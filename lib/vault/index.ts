@@ -76,4 +76,8 @@ export {
   type GeneratedSet,
   type RefusedQuestion,
 } from './eval/generate';
+export { renderRunNote, runNotePath, runResultsPath, kindOf, serializeResults, type RunNoteInput } from './eval/run-note';
+export { strategyMetrics } from './eval/runs';
+export { MAX_K, noQuestionsHint } from './eval/run';
+export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
