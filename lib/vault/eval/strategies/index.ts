@@ -2,28 +2,34 @@ import { VaultError } from '../../errors';
 import { BASE_STRATEGIES, type Strategy } from '../types';
 import { grepStrategy } from './grep';
 import { keywordStrategy } from './keyword';
+import { keywordAliasesStrategy } from './keyword-aliases';
 import { keywordFieldsStrategy } from './keyword-fields';
 import { keywordLinksStrategy } from './keyword-links';
+import { keywordPrfStrategy } from './keyword-prf';
+import { keywordThesaurusStrategy } from './keyword-thesaurus';
 import { noneStrategy } from './none';
 import { recentStrategy } from './recent';
 
-/** What the registry needs beyond the base strategies: the optional embeddings endpoint. */
+/** What the registry needs beyond the built-in strategies: the optional embeddings endpoint. */
 export interface StrategyOptions {
   /** An OpenAI-compatible embeddings endpoint (`url` includes `/v1`); without it `embeddings` is not offered. */
   embeddings?: { url: string; model: string };
 }
 
+/** The base strategies, in `BASE_STRATEGIES` order. */
 const BASE: readonly Strategy[] = [noneStrategy, recentStrategy, grepStrategy, keywordStrategy, keywordLinksStrategy, keywordFieldsStrategy];
+/** What closes the gap between the words people ask with and the words notes use, after the base ones. */
+const EXPANSIONS: readonly Strategy[] = [keywordAliasesStrategy, keywordThesaurusStrategy, keywordPrfStrategy];
 
-/** Every strategy name the registry knows, the base ones first (in `BASE_STRATEGIES` order). */
-export const STRATEGY_NAMES: readonly string[] = [...BASE_STRATEGIES];
+/** Every strategy name the registry knows: the base ones in `BASE_STRATEGIES` order, then the expansions. */
+export const STRATEGY_NAMES: readonly string[] = [...BASE_STRATEGIES, ...EXPANSIONS.map((s) => s.name)];
 
 /**
  * The strategies a run measures by default: the base ones in `BASE_STRATEGIES` order, then the
  * query expansions; `embeddings` only when an endpoint is given.
  */
 export function defaultStrategies(_options: StrategyOptions = {}): Strategy[] {
-  return [...BASE];
+  return [...BASE, ...EXPANSIONS];
 }
 
 /** The strategy of that name; an unknown name is a VaultError listing the names there are. */
