@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Vault } from '../../vault';
-import { foldText, leakOf } from '../leak';
+import { foldText } from '../leak';
 import { splitFor } from '../questions';
 import { loadWordNet, type Thesaurus } from '../thesaurus';
 import type { EvalQuestion } from '../types';
 import { TEMPLATES, type Candidate, type TemplateName } from './candidate';
 import { minedCandidates } from './mined';
-import { rephraseWith } from './phrasing';
+import { phraseCandidate } from './refusal';
 import { loadGenerateSource, type GenerateSource } from './source';
 import { typedCandidates } from './templates';
 
@@ -84,30 +84,6 @@ function allCandidates(source: GenerateSource): Candidate[] {
 }
 
 /**
- * The question a candidate becomes under the leak rule: its first wording that contains neither
- * its gold notes' titles and aliases nor its answers; else one reworded with the thesaurus; else
- * refused with the reason of its first wording.
- */
-function phrase(
-  candidate: Candidate,
-  source: GenerateSource,
-  thesaurus: Thesaurus | null,
-): { question: string; paraphrasedWith?: string } | { refused: string } {
-  const gold = candidate.gold.map((p) => source.byPath.get(p)).filter((n) => n !== undefined);
-  const names = gold.map((n) => ({ title: n.title, aliases: n.aliases }));
-  const leaks = (question: string) => leakOf(question, names, candidate.answers);
-  for (const wording of candidate.phrasings) if (!leaks(wording)) return { question: wording };
-  if (thesaurus) {
-    const avoid = [...names.flatMap((n) => [n.title, ...n.aliases]), ...candidate.answers];
-    for (const wording of candidate.phrasings) {
-      const reworded = rephraseWith(thesaurus, wording, avoid, leaks);
-      if (reworded) return { question: reworded, paraphrasedWith: thesaurus.name };
-    }
-  }
-  return { refused: leaks(candidate.phrasings[0]) ?? 'gives its answer away' };
-}
-
-/**
  * Derives a question set from a vault, with no LLM: templates over Lucid's typed notes (what
  * replaced a decision, what a project decided about a topic, who owns a project, which session
  * last worked on something, which skill applies when, and person → project → decision) and
@@ -126,7 +102,8 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
   const refused: RefusedQuestion[] = [];
   const byTemplateAccepted = new Map<TemplateName, EvalQuestion[]>();
   for (const candidate of allCandidates(source)) {
-    const result = phrase(candidate, source, thesaurus);
+    const gold = candidate.gold.map((p) => source.byPath.get(p)).filter((n) => n !== undefined);
+    const result = phraseCandidate(candidate, gold, thesaurus);
     if ('refused' in result) {
       refused.push({ question: candidate.phrasings[0], why: result.refused, template: candidate.template });
       continue;

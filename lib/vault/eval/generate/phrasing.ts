@@ -93,7 +93,9 @@ const PLAIN_WORDS: Record<string, string> = {
 
 /** Words ending in -ing that are not verb forms. */
 const NOT_GERUNDS = new Set(
-  'anything bring ceiling during evening everything king morning nothing ring sing something spring string thing things wedding wing'.split(' '),
+  'anything bring ceiling during evening everything fling king morning nothing ring sing sling something spring sting string swing thing things wedding wing'.split(
+    ' ',
+  ),
 );
 
 /** Verbs a heading in the imperative often starts with ("Install the plugin"). */
@@ -110,7 +112,15 @@ const DETERMINERS = new Set(
 /** `installing` → `install`, `making` → `make`, `running` → `run`: the base form of a verb's -ing form. */
 export function baseVerb(word: string): string {
   const lower = word.toLowerCase();
-  const irregular: Record<string, string> = { lying: 'lie', dying: 'die', tying: 'tie', being: 'be', seeing: 'see' };
+  const irregular: Record<string, string> = {
+    lying: 'lie',
+    dying: 'die',
+    tying: 'tie',
+    being: 'be',
+    seeing: 'see',
+    creating: 'create',
+    recreating: 'recreate',
+  };
   if (irregular[lower]) return irregular[lower];
   if (!lower.endsWith('ing') || lower.length < 5) return lower;
   const s = lower.slice(0, -3);
@@ -129,7 +139,7 @@ export function baseVerb(word: string): string {
 /** True when a word is a verb's -ing form by its shape. */
 function isGerund(word: string): boolean {
   const lower = word.toLowerCase();
-  return lower.length > 5 && lower.endsWith('ing') && !NOT_GERUNDS.has(lower);
+  return lower.length >= 5 && lower.endsWith('ing') && !NOT_GERUNDS.has(lower);
 }
 
 /** A word as it reads inside a sentence: lowercase unless it is an acronym or a name with inner capitals. */
@@ -156,6 +166,7 @@ export function plainer(text: string): string {
 /** A heading without numbering, emoji, trailing punctuation and markdown marks. */
 export function cleanHeading(text: string): string {
   return text
+    .replace(/\s+#+\s*$/, '')
     .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[`*_~=]/g, '')
@@ -178,14 +189,14 @@ export function headingQuestions(heading: string): string[] {
   const out: string[] = [];
   const first = words[0].toLowerCase();
   const rest = asPhrase(words.slice(1).join(' '));
-  if (/\?$/.test(heading.trim()) || /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first)) {
-    out.push(`${text.replace(/\?+$/, '')}?`);
-  } else if (first === 'how' && words[1]?.toLowerCase() === 'to' && words.length > 2) {
+  if (first === 'how' && words[1]?.toLowerCase() === 'to' && words.length > 2) {
     out.push(`How do I ${asPhrase(words.slice(2).join(' '))}?`);
+  } else if (/\?$/.test(heading.trim()) || /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first)) {
+    out.push(`${text.replace(/\?+$/, '')}?`);
   } else if (isGerund(words[0])) {
     const verb = baseVerb(words[0]);
     const object = words.slice(1);
-    const adjective = object.length === 1 && !DETERMINERS.has(object[0].toLowerCase());
+    const adjective = object.length === 1 && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ing|ly)$/i.test(object[0]);
     if (adjective) {
       const noun = inSentence(object[0]);
       const agrees = /[^s]s$/.test(noun) ? verb : `${verb}s`;
@@ -238,8 +249,9 @@ export function rephraseWith(thesaurus: Thesaurus, question: string, avoid: stri
     for (const string of avoid) {
       const key = foldText(string);
       if (key === '' || !folded.includes(` ${key} `)) continue;
-      const candidates = wordsIn(string)
-        .filter((w) => isContentWord(w) || w.length >= 3)
+      const candidates = key
+        .split(' ')
+        .filter((w) => w.length >= 3)
         .sort((a, b) => b.length - a.length);
       for (const word of candidates) {
         const synonym = synonymFor(thesaurus, word, avoidWords);

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { buildNote, createLinkResolver, leakOf } from '../../lib/vault';
+import { headingCandidates, linkContextCandidates } from '../../lib/vault/eval/generate/mined';
+import { phraseCandidate } from '../../lib/vault/eval/generate/refusal';
+import { sourceFromNotes, type GenerateSource } from '../../lib/vault/eval/generate/source';
+import { lastSession, owner, projectDecision, skillTrigger, supersededBy, twoHop } from '../../lib/vault/eval/generate/templates';
+import type { Thesaurus } from '../../lib/vault/eval/thesaurus';
+
+function sourceOf(files: Record<string, string>): GenerateSource {
+  const notes = Object.entries(files).map(([path, text]) => buildNote(path, Buffer.from(text), 0));
+  return sourceFromNotes(notes, createLinkResolver(Object.keys(files)));
+}
+
+const TEAM: Record<string, string> = {
+  'people/ada.md': '---\ntype: person\nname: Ada Lovelace\nprojects: ["[[projects/atlas]]"]\n---\n# Ada Lovelace\n\nLeads billing.\n',
+  'projects/atlas.md':
+    '---\ntype: project\nname: Atlas\nstatus: active\nowner: "[[people/ada]]"\nsummary: "Billing service: subscriptions, invoices, payments and webhooks."\n---\n# Atlas\n\nAtlas bills customers.\n',
+  'decisions/atlas-use-mysql.md':
+    '---\ntype: decision\ndate: 2026-10-01\nproject: "[[projects/atlas]]"\nstatus: superseded\nsuperseded_by: "[[decisions/atlas-use-postgres]]"\n---\n# Use MySQL for the ledger\n\n## Decision\nThe ledger lives in MySQL replicas next to the reporting warehouse.\n',
+  'decisions/atlas-use-postgres.md':
+    '---\ntype: decision\ndate: 2026-10-20\nproject: "[[projects/atlas]]"\nstatus: accepted\nreplaces: "[[decisions/atlas-use-mysql]]"\n---\n# Use Postgres for the ledger\n\n## Decision\nEvery invoice entry is appended to an append-only table, written inside the invoice transaction.\n\n## Why\nAppend-only entries make audits simple; the transaction keeps invoice and entries together.\n',
+  'sessions/20261020-090000-cursor-aaaa.md':
+    '---\ntype: session\nagent: cursor\ntask: Retry outgoing webhooks with backoff\nstarted: 2026-10-20T09:00:00+00:00\nended: 2026-10-20T10:00:00+00:00\noutcome: done\nproject: "[[projects/atlas]]"\n---\n# Retry outgoing webhooks with backoff\n',
+  'sessions/20261025-090000-claude-code-bbbb.md':
+    '---\ntype: session\nagent: claude-code\ntask: Alert on webhook retries that give up\nstarted: 2026-10-25T09:00:00+00:00\nended: 2026-10-25T10:00:00+00:00\noutcome: done\nproject: "[[projects/atlas]]"\n---\n# Alert on webhook retries that give up\n',
+  'skills/rotate-certificates.md':
+    '---\ntype: skill\nname: rotate-certificates\nversion: 1\ntrigger: When the staging TLS certificate expires within 14 days.\nlast_updated: 2026-10-01\n---\n# rotate-certificates\n\n1. Renew.\n',
+  'skills/archive/old-way.md':
+    '---\ntype: skill\nname: old-way\nversion: 2\ntrigger: when anything at all happens to the servers\nlast_updated: 2026-09-01\nstatus: archived\n---\n# old-way\n',
+};
+
+describe('templates over typed notes', () => {
+  const source = sourceOf(TEAM);
+
+  it('what replaced decision X: gold is the superseding decision, the answer its title, found from either side once', () => {
+    const [c, ...more] = supersededBy(source);
+    expect(more).toEqual([]);
+    expect(c.phrasings[0]).toBe('What replaced the decision "Use MySQL for the ledger"?');
+    expect(c.gold).toEqual(['decisions/atlas-use-postgres.md']);
+    expect(c.answers).toEqual(['Use Postgres for the ledger']);
+  });
+
+  it('what was decided for P about T: T from the body, never the title', () => {
+    const c = projectDecision(source).find((q) => q.gold[0] === 'decisions/atlas-use-postgres.md');
+    expect(c?.phrasings[0]).toMatch(/^What was decided for Atlas about \S+, \S+ and \S+\?$/);
+    const topic = c?.phrasings[0].replace('What was decided for Atlas about ', '') ?? '';
+    for (const word of ['use', 'postgres', 'ledger']) expect(topic.toLowerCase()).not.toContain(word);
+    expect(topic).toMatch(/append|invoice|transaction|entries/);
+    expect(c?.answers).toEqual(['Use Postgres for the ledger']);
+  });
+
+  it("who owns P: described by its summary, never named; the answer is the owner's name", () => {
+    const [c] = owner(source);
+    expect(c.phrasings[0]).toMatch(/^Who owns the project about .*(subscriptions|invoices|payments|webhooks)/);
+    expect(c.phrasings[0]).not.toMatch(/atlas/i);
+    expect(c.gold).toEqual(['projects/atlas.md']);
+    expect(c.answers).toEqual(['Ada Lovelace']);
+  });
+
+  it('which session last worked on T: by `started`, for a project and for a topic two tasks share', () => {
+    const candidates = lastSession(source);
+    const byProject = candidates.find((c) => c.phrasings[0] === 'Which session last worked on Atlas?');
+    expect(byProject?.gold).toEqual(['sessions/20261025-090000-claude-code-bbbb.md']);
+    expect(byProject?.answers).toEqual(['2026-10-25']);
+    const byTopic = candidates.filter((c) => c !== byProject);
+    expect(byTopic).toHaveLength(1);
+    expect(byTopic[0].phrasings.join(' ')).toMatch(/webhook/);
+    expect(byTopic[0].gold).toEqual(['sessions/20261025-090000-claude-code-bbbb.md']);
+  });
+
+  it('which skill applies when <trigger>: the trigger in other words; archived skills never', () => {
+    const candidates = skillTrigger(source);
+    expect(candidates).toHaveLength(1);
+    expect(candidates[0].phrasings[0]).toBe('Which skill applies when the staging TLS certificate runs out within 14 days?');
+    expect(candidates[0].gold).toEqual(['skills/rotate-certificates.md']);
+    expect(candidates[0].answers).toEqual(['rotate-certificates']);
+  });
+
+  it('two hops: person → project → decision, naming neither the project nor the decision', () => {
+    const candidates = twoHop(source);
+    expect(candidates.map((c) => c.gold[0]).sort()).toEqual(['decisions/atlas-use-mysql.md', 'decisions/atlas-use-postgres.md']);
+    for (const c of candidates) {
+      expect(c.phrasings[0]).toMatch(/^What did the project Ada Lovelace works on decide about /);
+      expect(c.phrasings[0]).not.toMatch(/atlas|postgres|mysql/i);
+    }
+  });
+
+  it('gives no typed questions for a vault without typed notes, and skips unparseable front matter', () => {
+    const plain = sourceOf({ 'a.md': '# A\n\ntext', 'broken.md': '---\ntype: decision\nproject: [[x\n---\n# Broken\n' });
+    expect([...supersededBy(plain), ...projectDecision(plain), ...owner(plain), ...lastSession(plain), ...skillTrigger(plain), ...twoHop(plain)]).toEqual([]);
+    expect(plain.skipped).toEqual(['broken.md']);
+  });
+});
+
+describe('questions mined from notes without types', () => {
+  const source = sourceOf({
+    'Guides/Recurring Tasks.md': '# Recurring Tasks\n\nTasks can come back.\n\n## Installing the plugin\n\nOpen the settings.\n\n## Links\n',
+    'Guides/Priority.md': '# Priority\n\n## Links\n\nText.\n',
+    'Guides/Dates.md': '# Dates\n\n## Links\n\nText.\n',
+    'Home.md':
+      '# Home\n\nA task comes back on its own once you give it a rule, see [[Recurring Tasks]] for the details. Other text.\n\n- [[Priority]]\n\n| [[Dates]] | a table row with many words in it |\n',
+  });
+
+  it('asks the question form of each heading, gold the note holding it; headings many notes share are left out', () => {
+    const candidates = headingCandidates(source, source.notes);
+    const recurring = candidates.filter((c) => c.gold[0] === 'Guides/Recurring Tasks.md').map((c) => c.phrasings[0]);
+    expect(recurring).toEqual(['What about tasks that repeat?', 'How do I install the plugin?']);
+    expect(candidates.some((c) => c.phrasings[0].includes('links'))).toBe(false);
+  });
+
+  it("turns the sentence around a link into a question whose gold is the link's note, its name taken out", () => {
+    const candidates = linkContextCandidates(source, source.notes);
+    expect(candidates).toHaveLength(1);
+    expect(candidates[0].gold).toEqual(['Guides/Recurring Tasks.md']);
+    expect(candidates[0].phrasings[0]).toBe('What does this refer to: A task comes back on its own once you give it a rule, see … for the details?');
+    expect(leakOf(candidates[0].phrasings[0], [{ title: 'Recurring Tasks', aliases: [] }], [])).toBeNull();
+  });
+});
+
+describe('the refusal rule on generated questions', () => {
+  const gold = [{ title: 'flaky-tests', aliases: ['Unstable CI'] }];
+  const candidate = {
+    template: 'skill-trigger' as const,
+    kind: 'template' as const,
+    phrasings: ['Which skill applies when flaky tests break in CI?'],
+    gold: ['skills/flaky-tests.md'],
+    answers: ['flaky-tests'],
+  };
+  const thesaurus: Thesaurus = { name: 'wordnet', synonyms: (w) => (w === 'flaky' ? ['unreliable'] : []) };
+
+  it('refuses a question that holds its gold title, and says why', () => {
+    expect(phraseCandidate(candidate, gold, null)).toEqual({ refused: 'contains the title "flaky-tests"' });
+  });
+
+  it('rewords it with the thesaurus first, and records the thesaurus', () => {
+    expect(phraseCandidate(candidate, gold, thesaurus)).toEqual({
+      question: 'Which skill applies when unreliable tests break in CI?',
+      paraphrasedWith: 'wordnet',
+    });
+  });
+
+  it('keeps a question that does not leak, as it is, and takes the first wording that does not leak', () => {
+    const fine = { ...candidate, phrasings: ['Which skill applies when a build fails now and then?'] };
+    expect(phraseCandidate(fine, gold, thesaurus)).toEqual({ question: 'Which skill applies when a build fails now and then?' });
+    const second = { ...candidate, phrasings: ['What about unstable CI?', 'What about a build that fails now and then?'] };
+    expect(phraseCandidate(second, gold, null)).toEqual({ question: 'What about a build that fails now and then?' });
+  });
+});
