@@ -84,6 +84,38 @@ describe('fillerNotes', () => {
     expect(parsed.data).toEqual({ type: 'decision', date: '2026-10-02', project: '[[projects/atlas]]', status: 'accepted' });
   });
 
+  it("rewrites free-text fields in the vault's words and keeps links, dates and times", () => {
+    const session = note(
+      'sessions/s1.md',
+      '---\ntype: session\nagent: claude-code\ntask: move the billing ledger to postgres\nstarted: 2026-11-24T11:00:04+01:00\nproject: "[[projects/atlas]]"\nsearched: [ledger database, atlas]\n---\n# Session\n\nMoved the ledger.\n',
+      {
+        type: 'session',
+        agent: 'claude-code',
+        task: 'move the billing ledger to postgres',
+        started: '2026-11-24T11:00:04+01:00',
+        project: '[[projects/atlas]]',
+        searched: ['ledger database', 'atlas'],
+      },
+      'session',
+    );
+    const [filler] = fillerNotes(corpusOf([...corpus.notes, session]), 5).filter((n) => n.path.startsWith('sessions/'));
+    const parsed = parseFrontmatter(filler.text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const { task, ...kept } = parsed.data;
+    expect(kept).toEqual({
+      type: 'session',
+      agent: 'claude-code',
+      started: '2026-11-24T11:00:04+01:00',
+      project: '[[projects/atlas]]',
+      searched: ['ledger database', 'atlas'],
+    });
+    expect(typeof task).toBe('string');
+    expect(task).not.toBe('move the billing ledger to postgres');
+    expect((task as string).split(' ')).toHaveLength(6);
+    const words = new Set((session.text.match(WORD) ?? []).map((w) => w.toLowerCase()));
+    for (const word of (task as string).split(' ')) expect(vocabulary.has(word.toLowerCase()) || words.has(word.toLowerCase()), word).toBe(true);
+  });
+
   it('makes nothing for a vault without notes', () => {
     expect(fillerNotes(corpusOf([]), 10)).toEqual([]);
   });

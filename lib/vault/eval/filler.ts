@@ -35,14 +35,18 @@ const MAX_TRAINING_WORDS = 400_000;
 /** Front-matter fields a filler note does not copy: they name the model note or point at other real notes. */
 const DROPPED_FIELDS = new Set(['aliases', 'title', 'superseded_by', 'replaces', 'merged_into']);
 const END = '';
+/** How often a sentence leaves the chain for a word drawn from the whole vault. */
+const JUMP = 0.3;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 /** A word-pair chain over the vault's sentences: each word's followers, with repeats (so weighted). */
 interface Chain {
   starts: string[];
   next: Map<string, string[]>;
-  /** Content words (not stopwords, 3+ letters), for titles. */
+  /** Content words (not stopwords, 3+ letters), with repeats, for titles. */
   content: string[];
+  /** Every word read, with repeats: the vault's word frequencies, stopwords included. */
+  words: string[];
 }
 
 /** The prose of a note: its body without code, link syntax, URLs, HTML and Markdown marks. */
@@ -61,7 +65,7 @@ type Random = () => number;
 const isContent = (word: string) => word.length >= 3 && !isStopword(word.toLowerCase()) && !/^\d+$/.test(word);
 
 function trainChain(notes: readonly CorpusNote[]): Chain {
-  const chain: Chain = { starts: [], next: new Map(), content: [] };
+  const chain: Chain = { starts: [], next: new Map(), content: [], words: [] };
   let words = 0;
   const follow = (word: string, follower: string) => {
     const key = word.toLowerCase();
@@ -77,6 +81,7 @@ function trainChain(notes: readonly CorpusNote[]): Chain {
       for (let i = 0; i < tokens.length; i += 1) {
         follow(tokens[i], tokens[i + 1] ?? END);
         if (isContent(tokens[i])) chain.content.push(tokens[i]);
+        chain.words.push(tokens[i]);
       }
       words += tokens.length;
       if (words >= MAX_TRAINING_WORDS) return chain;
@@ -89,11 +94,20 @@ function pick<T>(random: Random, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)];
 }
 
-/** A sentence of `min` to `max` words walked along the chain (a dead end starts a new clause). */
+/**
+ * A sentence of `min` to `max` words walked along the chain (a dead end starts a new clause). Every
+ * few words it jumps to a word of the vault drawn by its frequency (stopwords too, so filler is no
+ * denser in subject words than the notes are): a chain alone copies whole runs of
+ * a note's text wherever its words are rare, and filler should share the vault's words, not its sentences.
+ */
 function sentenceOf(chain: Chain, random: Random, min: number, max: number): string[] {
   const words = [pick(random, chain.starts)];
   const length = min + Math.floor(random() * (max - min + 1));
   while (words.length < length) {
+    if (random() < JUMP) {
+      words.push(pick(random, chain.words));
+      continue;
+    }
     const followers = chain.next.get(words[words.length - 1].toLowerCase());
     const word = followers ? pick(random, followers) : END;
     words.push(word === END ? pick(random, chain.starts) : word);
@@ -131,11 +145,22 @@ const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1).replace
 const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
 const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
 
-/** The front matter of a filler note: the model note's, without the fields that name it or point at real notes. */
-function frontmatterFrom(model: CorpusNote, title: string, slug: string): Record<string, unknown> | null {
+/**
+ * The front matter of a filler note: the model note's fields, without the ones that name it or point
+ * at other real notes; free text (a session's task, a skill's trigger: three words of letters or
+ * more, no link) is rewritten along the chain at its length, so filler never repeats a real note's
+ * sentences in its fields. Links, dates, times, statuses and other short values are kept.
+ */
+function frontmatterFrom(model: CorpusNote, title: string, slug: string, chain: Chain, random: Random): Record<string, unknown> | null {
   if (Object.keys(model.frontmatter).length === 0) return null;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value !== 'string' || value.includes('[[')) return value;
+    const length = (value.match(/\p{L}{2,}/gu) ?? []).length;
+    return length < 3 ? value : sentenceOf(chain, random, length, length).join(' ');
+  };
   const data: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(model.frontmatter)) if (!DROPPED_FIELDS.has(key)) data[key] = value;
+  for (const [key, value] of Object.entries(model.frontmatter)) if (!DROPPED_FIELDS.has(key)) data[key] = rewrite(value);
   if ('name' in data) data.name = model.type === 'skill' ? slug : title;
   return data;
 }
@@ -174,7 +199,7 @@ export function fillerNotes(corpus: EvalCorpus, count: number, options: FillerOp
     const target = Math.min(800, Math.max(20, modelWords));
     const link = i % 2 === 1 && names.length > 0 ? pick(random, names) : null;
     const body = `# ${title}\n\n${paragraphs(chain, random, target, link)}\n`;
-    const data = frontmatterFrom(model, title, slug);
+    const data = frontmatterFrom(model, title, slug, chain, random);
     made.push({ path: `${folderOf(model.path)}${slug}.md`, text: data ? composeNote(data, body) : body });
     names.push(slug);
   }
