@@ -16,7 +16,7 @@ describe.skipIf(!haveFixtures)('the default retrieval strategy', () => {
     expect(Object.keys(decision.pooled)).toContain(CURRENT_DEFAULT);
     expect(decision.beatsCurrent, `${decisionTable(decision)}\n\nUpdate the default search (and the README's figures), or fix the regression.`).toEqual([]);
     expect(decision.change).toBe(false);
-  }, 240_000);
+  }, 360_000);
 });
 
 if (!haveFixtures) console.warn('Skipping the default-strategy check: the fixture vaults (../shared/fixtures/vaults) are not here.');
