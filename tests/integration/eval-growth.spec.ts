@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evalGrowth as cliEvalGrowth } from '../../cli/eval-growth';
 import { UsageError, type Io } from '../../cli/shared';
@@ -124,6 +125,22 @@ describe('eval growth', () => {
     const recall = (r: GrowthReport) => r.points.map((p) => [p.summary.keyword?.recall_at_5, p.summary.grep?.recall_at_5]);
     expect(recall(second)).toEqual(recall(first));
     expect(fs.readdirSync(temp)).toEqual([]);
+  });
+
+  it("runs none of the person's git hooks in its clone (post-checkout, post-commit from the global config)", async () => {
+    vault = grownVault();
+    const hooks = vault.tempDir('hooks');
+    const marker = path.join(hooks, 'ran');
+    for (const hook of ['post-checkout', 'post-commit', 'pre-commit'])
+      fs.writeFileSync(path.join(hooks, hook), `#!/bin/sh\necho ${hook} >> '${marker}'\n`, { mode: 0o755 });
+    const globalConfig = path.join(hooks, 'gitconfig');
+    fs.writeFileSync(globalConfig, `[core]\n\thooksPath = ${hooks}\n`);
+    vault.env.GIT_CONFIG_GLOBAL = globalConfig;
+    v = await vault.open();
+    await evalGrowth(v, { set: 'team', commits: 1, fillers: [1], strategies: [keywordStrategy], tempDir: vault.tempDir('growth') });
+    expect(fs.existsSync(marker)).toBe(false);
+    vault.git(['commit', '-q', '--allow-empty', '-m', 'the hooks do run for the person']);
+    expect(fs.readFileSync(marker, 'utf8')).toContain('post-commit');
   });
 
   it('removes the temporary folder when a strategy fails or the run is stopped half way', async () => {

@@ -71,6 +71,8 @@ const DEFAULT_FILLERS = [1, 3, 10];
 const FILLER_IDENTITY = { name: 'Lucid growth filler', email: 'growth@lucid.invalid' };
 /** The branch checked out in the clone (never in the vault). */
 const CLONE_BRANCH = 'lucid-growth';
+/** No hook of the person's global git config runs in the clone (a post-checkout or post-commit hook would run per point). */
+const NO_HOOKS = ['-c', `core.hooksPath=${os.devNull}`];
 
 /**
  * `count` commits spread evenly over `history` (oldest first, HEAD last, HEAD itself excluded):
@@ -131,6 +133,7 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
   try {
     const clone = nodePath.join(temp, 'repo');
     await runGit({ root: temp, env: vault.repo.env, run: vault.repo.run }, [
+      ...NO_HOOKS,
       'clone',
       '--quiet',
       '--no-hardlinks',
@@ -157,7 +160,7 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
       points.push({ label, commit, ...point.measured });
     };
     for (const entry of [...earlier, history[history.length - 1]]) {
-      await runGit(cloneRepo, ['checkout', '--quiet', '--force', '-B', CLONE_BRANCH, entry.sha]);
+      await runGit(cloneRepo, [...NO_HOOKS, 'checkout', '--quiet', '--force', '-B', CLONE_BRANCH, entry.sha]);
       const label = entry.sha === head ? `HEAD ${head.slice(0, 7)}` : `${formatDate(new Date(entry.time * 1000))} ${entry.sha.slice(0, 7)}`;
       await measure(label, entry.sha, true);
     }
@@ -241,6 +244,10 @@ async function commitFiller(repo: GitTarget, root: string, level: number, date: 
   const inFolder = { ...repo, root };
   await runGit(inFolder, ['add', '--all', '--', '.']);
   const env = commitEnv({ author: FILLER_IDENTITY, committer: FILLER_IDENTITY, date });
-  await runGit(inFolder, ['-c', 'commit.gpgsign=false', 'commit', '--quiet', '--no-verify', '--allow-empty', '-m', `Filler notes up to ${level}x`], env);
+  await runGit(
+    inFolder,
+    [...NO_HOOKS, '-c', 'commit.gpgsign=false', 'commit', '--quiet', '--no-verify', '--allow-empty', '-m', `Filler notes up to ${level}x`],
+    env,
+  );
   return (await runGit(inFolder, ['rev-parse', 'HEAD'])).trim();
 }
