@@ -1,9 +1,23 @@
-import { DEFAULT_K, type EvalProgress, MAX_K, runEvaluation, type SetRun, type Strategy, type StrategySummary, strategyByName } from '../lib/vault';
+import {
+  DEFAULT_K,
+  defaultStrategies,
+  type EvalProgress,
+  MAX_K,
+  runEvaluation,
+  type SetRun,
+  type Strategy,
+  type StrategyOptions,
+  type StrategySummary,
+  strategyByName,
+} from '../lib/vault';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
 
-const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--strategies a,b] [--json]
+/** Ollama's usual embeddings model. */
+const DEFAULT_EMBEDDINGS_MODEL = 'nomic-embed-text';
+
+const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--strategies a,b] [--embeddings URL] [--json]
 
   Measures how well each retrieval strategy finds the notes that answer the questions of a set
   (evals/questions/<set>.jsonl; every set by default), with no LLM: recall@1/5/10, MRR, nDCG@10,
@@ -15,6 +29,9 @@ const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--s
   --k           notes per question, 1 to ${MAX_K} (default ${DEFAULT_K}); every strategy is also cut to
                 2,000 tokens of retrieved text
   --strategies  the strategies to measure, comma-separated (default: all of them)
+  --embeddings  also measure the embeddings strategy against a local OpenAI-compatible endpoint
+                (its URL with /v1, e.g. http://127.0.0.1:11434/v1 for Ollama); --embeddings-model
+                names the model (default nomic-embed-text)
 
   No questions yet? lucid eval generate --vault DIR makes a set from your notes, or write
   evals/questions/<set>.jsonl by hand, one question a line:
@@ -96,11 +113,27 @@ function table(run: SetRun, strategies: string[]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/** `eval run`'s options; other verbs add theirs to the `eval` verb's, and run refuses those. */
+const RUN_OPTIONS = {
+  vault: { type: 'string' as const, short: 'v' },
+  json: { type: 'boolean' as const },
+  set: { type: 'string' as const },
+  k: { type: 'string' as const },
+  strategies: { type: 'string' as const },
+  embeddings: { type: 'string' as const },
+  'embeddings-model': { type: 'string' as const },
+};
+
 async function evalRun(io: Io, values: Values, args: string[]): Promise<number> {
+  const foreign = Object.keys(values).find((key) => values[key] !== undefined && !(key in RUN_OPTIONS) && key !== 'help');
+  if (foreign) throw new UsageError(`eval run does not take --${foreign}`);
   if (args.length > 0) throw new UsageError(`eval run takes no arguments, not "${args[0]}"`, 'name sets with --set');
   const k = kOf(values.k);
   const names = listOf(values.strategies);
-  const strategies: Strategy[] | undefined = names?.map((name) => strategyByName(name));
+  const url = typeof values.embeddings === 'string' ? values.embeddings : undefined;
+  if (values['embeddings-model'] !== undefined && !url) throw new UsageError('--embeddings-model goes with --embeddings URL');
+  const options: StrategyOptions = url ? { embeddings: { url, model: (values['embeddings-model'] as string | undefined) ?? DEFAULT_EMBEDDINGS_MODEL } } : {};
+  const strategies: Strategy[] | undefined = names ? names.map((name) => strategyByName(name, options)) : url ? defaultStrategies(options) : undefined;
   const vault = await openCliVault(io, values.vault as string | undefined);
   const progress = progressLine(io);
   try {
@@ -114,6 +147,11 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
     for (const run of result.runs) {
       io.out(`${run.set}: ${run.questions} questions, k ${k} -> ${run.notePath}\n`);
       io.out(`${table(run, order ?? Object.keys(run.summary))}\n`);
+      if (run.missingGold.length > 0) {
+        io.err(
+          `${run.set}: ${run.missingGold.length} question(s) name a gold note that is not in the vault (a miss for every strategy): ${run.missingGold.slice(0, 10).join(', ')}`,
+        );
+      }
     }
     io.out(`Committed ${result.commit?.slice(0, 7)} (the run notes and their per-question results). R@5 shows its 95% bootstrap interval.`);
     return 0;
@@ -129,13 +167,7 @@ const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<
 export const evalCommand = {
   summary: 'Measure how well retrieval strategies find the notes that answer a question set (eval run)',
   usage: RUN_USAGE,
-  options: {
-    vault: { type: 'string' as const, short: 'v' },
-    json: { type: 'boolean' as const },
-    set: { type: 'string' as const },
-    k: { type: 'string' as const },
-    strategies: { type: 'string' as const },
-  },
+  options: RUN_OPTIONS,
   async run(io: Io, values: Values, positionals: string[]): Promise<number> {
     const [verb, ...rest] = positionals;
     const run = verb === undefined ? undefined : VERBS[verb];

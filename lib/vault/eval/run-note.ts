@@ -20,6 +20,8 @@ export interface RunNoteInput {
   results: QuestionResult[];
   /** Where the per-question results are (named in the note). */
   resultsPath: string;
+  /** Ids of questions whose gold notes are not all in the vault (optional). */
+  missingGold?: string[];
 }
 
 /** `YYYY-MM-DD-HHMM` in the vault clock's local time. */
@@ -165,6 +167,14 @@ export function renderRunNote(input: RunNoteInput): string {
     .filter(([, n]) => n > 0);
   if (excluded.length > 0) {
     lines.push('', `Left out, as paraphrased with the strategy's own thesaurus: ${excluded.map(([name, n]) => `${n} for ${name}`).join(', ')}.`);
+  }
+  const missing = input.missingGold ?? [];
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 20).join(', ');
+    lines.push(
+      '',
+      `${missing.length} question${missing.length === 1 ? ' names' : 's name'} a gold note that is not in the vault, scored as a miss by every strategy: ${shown}${missing.length > 20 ? ', …' : ''}.`,
+    );
   }
   lines.push('', `Intervals are 95% bootstrap intervals (seed 17, 2,000 resamples). Each question's results: \`${input.resultsPath}\`.`, '');
   return composeNote(data, lines.join('\n'));

@@ -1,16 +1,6 @@
-import { tokenizeQuery } from '../../search/query';
+import { isStopword, textWords, tokenizeQuery } from '../../search/query';
 import type { EvalCorpus, StrategyContext } from '../types';
-
-/** Hits asked of the search for one question: enough for k and for fusing two lists. */
-export function searchLimit(k: number): number {
-  return Math.max(k, 20);
-}
-
-/** The product's search (BM25) for a query, as paths best first. */
-export async function searchPaths(query: string, context: StrategyContext): Promise<string[]> {
-  const hits = await context.vault.search(query, { limit: searchLimit(context.k) });
-  return hits.map((hit) => hit.path);
-}
+import { keywordStrategy } from './keyword';
 
 /**
  * Weight of the expanded query's ranking against the question's own when the two are fused: the
@@ -20,6 +10,8 @@ export async function searchPaths(query: string, context: StrategyContext): Prom
 const EXPANSION_WEIGHT = 0.5;
 /** Reciprocal-rank fusion's damping: a small one, since only the first few ranks matter at k = 5. */
 const RRF_DAMPING = 10;
+/** The search reads at most this many terms of a query (tokenizeQuery's cap). */
+const MAX_QUERY_TERMS = 32;
 
 /**
  * The question searched as asked and with `added` words, the two rankings fused by weighted
@@ -28,10 +20,10 @@ const RRF_DAMPING = 10;
  * search's ranking when the caller has it already.
  */
 export async function searchExpanded(question: string, added: string[], context: StrategyContext, searched?: string[]): Promise<string[]> {
-  const original = searched ?? (await searchPaths(question, context));
+  const original = searched ?? (await keywordStrategy.rank(question, context));
   const fresh = addedTerms(question, added);
   if (fresh.length === 0) return original;
-  const expanded = await searchPaths(`${question} ${fresh.join(' ')}`, context);
+  const expanded = await keywordStrategy.rank(`${question} ${fresh.join(' ')}`, context);
   return fuseRankings([
     { paths: original, weight: 1 },
     { paths: expanded, weight: EXPANSION_WEIGHT },
@@ -39,7 +31,7 @@ export async function searchExpanded(question: string, added: string[], context:
 }
 
 /** The words of `added` the question does not hold already, in order, deduplicated, stopwords dropped. */
-export function addedTerms(question: string, added: string[]): string[] {
+function addedTerms(question: string, added: string[]): string[] {
   const own = new Set(tokenizeQuery(question));
   const room = Math.max(0, MAX_QUERY_TERMS - own.size);
   const fresh: string[] = [];
@@ -50,11 +42,8 @@ export function addedTerms(question: string, added: string[]): string[] {
   return fresh;
 }
 
-/** The search reads at most this many terms of a query (tokenizeQuery's cap). */
-const MAX_QUERY_TERMS = 32;
-
 /** Weighted reciprocal-rank fusion: each list adds weight / (damping + rank); ties by path. */
-export function fuseRankings(lists: { paths: string[]; weight: number }[]): string[] {
+function fuseRankings(lists: { paths: string[]; weight: number }[]): string[] {
   const scores = new Map<string, number>();
   for (const { paths, weight } of lists) {
     paths.forEach((path, i) => {
@@ -63,9 +52,6 @@ export function fuseRankings(lists: { paths: string[]; weight: number }[]): stri
   }
   return [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([path]) => path);
 }
-
-/** A word as the search's tokenizer sees one (letters and digits, combining marks after them). */
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
 
 /** The words of a corpus that can be query terms, and how many notes hold each. */
 export interface CorpusTerms {
@@ -80,23 +66,15 @@ export interface CorpusTerms {
 }
 
 const termsByCorpus = new WeakMap<EvalCorpus, CorpusTerms>();
-const termWords = new Map<string, boolean>();
 
 /** Whether a word can be a query term: not a stopword, not a bare number, two characters or more. */
 function isTermWord(word: string): boolean {
-  if (word.length < 2 || /^\p{N}+$/u.test(word)) return false;
-  let kept = termWords.get(word);
-  if (kept === undefined) {
-    kept = tokenizeQuery(word).length === 1;
-    if (termWords.size > 200_000) termWords.clear();
-    termWords.set(word, kept);
-  }
-  return kept;
+  return word.length >= 2 && !isStopword(word) && !/^\p{N}+$/u.test(word);
 }
 
 function countWords(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const [word] of text.toLowerCase().matchAll(WORD)) {
+  for (const word of textWords(text)) {
     if (isTermWord(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   return counts;

@@ -4,7 +4,10 @@ import { searchExpanded } from './expansion';
 
 /** Notes whose names lend their other names to a question, at most. */
 const MAX_NAMED_NOTES = 3;
-/** The rarity-weighted share of a name's words the question must hold for the name to count. */
+/**
+ * The rarity-weighted share of a name's words the question must hold, more than, for the name to
+ * count: most of it, so one shared word of a two-word name does not make the question name it.
+ */
 const MIN_NAME_SHARE = 0.5;
 
 interface Names {
@@ -53,7 +56,7 @@ function namedNotes(questionTerms: string[], names: Names): string[] {
       const share = total === 0 ? 0 : held / total;
       if (share > best.share || (share === best.share && held > best.weight)) best = { share, weight: held };
     }
-    if (best.share >= MIN_NAME_SHARE) scored.push({ path, ...best });
+    if (best.share > MIN_NAME_SHARE) scored.push({ path, ...best });
   }
   scored.sort((a, b) => b.share - a.share || b.weight - a.weight || (a.path < b.path ? -1 : 1));
   return scored.slice(0, MAX_NAMED_NOTES).map((entry) => entry.path);

@@ -1,8 +1,7 @@
 import type { SearchHit } from '../../search/search-index';
 import { isStopword, textWords } from '../../search/query';
 import type { CorpusNote, EvalCorpus, Strategy } from '../types';
-import { searchLimit } from './expansion';
-import { searchCorpus } from './keyword';
+import { poolSize, searchCorpus } from './keyword';
 import { compareText } from './recent';
 
 /**
@@ -114,7 +113,7 @@ export const keywordFieldsStrategy: Strategy = {
   name: 'keyword-fields',
   description: 'Search ordered by front matter the question implies: its type words, a project it names, superseded decisions last.',
   rank: async (question, context) => {
-    const limit = searchLimit(context.k);
+    const limit = poolSize(context.k);
     const fields = readQuestionFields(question, context.corpus);
     const hits = await searchCorpus(question, context, limit);
     for (const type of fields.types) hits.push(...(await searchCorpus(question, context, limit, { type })));

@@ -1,7 +1,6 @@
 import type { EvalCorpus, Strategy } from '../types';
 import { termCoverage } from './coverage';
-import { searchLimit } from './expansion';
-import { searchCorpus } from './keyword';
+import { poolSize, searchCorpus } from './keyword';
 import { compareText } from './recent';
 
 /** How many of the best hits lend their score to the notes they link to and that link to them. */
@@ -73,7 +72,7 @@ export const keywordLinksStrategy: Strategy = {
   name: 'keyword-links',
   description: 'Search, then one hop of links and backlinks of the top hits, re-ranked by what each linked pair covers together.',
   rank: async (question, context) => {
-    const hits = await searchCorpus(question, context, searchLimit(context.k));
+    const hits = await searchCorpus(question, context, poolSize(context.k));
     return rerankWithLinks(question, context.corpus, hits, { parents: Math.max(LINK_PARENTS, context.k) }).map((s) => s.path);
   },
 };

@@ -1,5 +1,6 @@
 import type { Strategy } from '../types';
-import { type CorpusTerms, corpusTerms, searchExpanded, searchPaths } from './expansion';
+import { type CorpusTerms, corpusTerms, searchExpanded } from './expansion';
+import { keywordStrategy } from './keyword';
 
 /** Top hits read for feedback. */
 const FEEDBACK_NOTES = 3;
@@ -42,7 +43,7 @@ export function prfStrategy(): Strategy {
       corpusTerms(context.corpus);
     },
     async rank(question, context) {
-      const first = await searchPaths(question, context);
+      const first = await keywordStrategy.rank(question, context);
       const added = feedbackTerms(first.filter((path) => context.corpus.byPath.has(path)).slice(0, FEEDBACK_NOTES), corpusTerms(context.corpus));
       return searchExpanded(question, added, context, first);
     },

@@ -1,8 +1,12 @@
 import type { SearchHit } from '../../search/search-index';
 import type { Strategy, StrategyContext } from '../types';
-import { searchPaths } from './expansion';
 
-/** The product's default search (BM25) for a question, with scores, only notes the corpus holds, best first. */
+/** How many hits a keyword strategy asks search for: at least 20, so re-rankers have room. */
+export function poolSize(k: number): number {
+  return Math.max(k, 20);
+}
+
+/** The product's default search (BM25) for a question, only notes the corpus holds, best first. */
 export async function searchCorpus(
   question: string,
   context: StrategyContext,
@@ -17,5 +21,5 @@ export async function searchCorpus(
 export const keywordStrategy: Strategy = {
   name: 'keyword',
   description: 'The default search: BM25 over titles, aliases, headings, fields and text.',
-  rank: (question, context) => searchPaths(question, context),
+  rank: async (question, context) => (await context.vault.search(question, { limit: poolSize(context.k) })).map((hit) => hit.path),
 };
