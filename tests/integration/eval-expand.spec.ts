@@ -17,6 +17,8 @@ const NOTES: Record<string, string> = {
   'decisions/pick-db.md': '# Pick a DB\n\nWe chose Postgres over MySQL for its JSON support.\n',
   // keyword-thesaurus: the question says automobile and purchased, the note car and dealer.
   'notes/red-car.md': '# Red car\n\nThe red car came from the dealer in May.\n',
+  // WordNet's synonyms of physician are doctor, doc, md, medico: the vault uses only the last.
+  'notes/clinic.md': '# Clinic\n\nThe medico visits on Tuesdays.\n',
   // keyword-prf: the runbook matches the question; the gold shares the runbook's rare words only.
   'runbooks/cluster-upgrade.md':
     '# Cluster upgrade\n\nUpgrading the kubernetes cluster: drain the nodes, then a helm rollback if the canary fails. Helm charts live in infra.\n',
@@ -74,6 +76,12 @@ describe('keyword-thesaurus', () => {
     const question = 'Which automobile was purchased?';
     expect(await top5(keywordStrategy, question)).not.toContain('notes/red-car.md');
     expect(await top5(keywordThesaurusStrategy, question)).toContain('notes/red-car.md');
+  });
+
+  it('adds the synonym the vault uses, not merely the commonest one', async () => {
+    const question = 'Which day does the physician come?';
+    expect(await top5(keywordStrategy, question)).not.toContain('notes/clinic.md');
+    expect((await top5(keywordThesaurusStrategy, question))[0]).toBe('notes/clinic.md');
   });
 });
 

@@ -93,10 +93,13 @@ describe('keyword-fields: what a question says about front matter', () => {
     { path: 'projects/a.md', type: 'project', title: 'A' },
     { path: 'projects/the.md', type: 'project', title: 'The One', aliases: ['it'] },
     { path: 'decisions/old.md', type: 'decision', frontmatter: { status: 'superseded' }, links: ['projects/atlas.md'] },
-    { path: 'decisions/older.md', type: 'decision', frontmatter: { status: 'accepted', superseded_by: '[[decisions/new]]' } },
-    { path: 'decisions/new.md', type: 'decision', frontmatter: { status: 'accepted' }, links: ['projects/atlas.md'] },
-    { path: 'people/ada.md', type: 'person' },
-    { path: 'sessions/s1.md', type: 'session' },
+    { path: 'decisions/older.md', type: 'decision', frontmatter: { status: 'accepted', superseded_by: '[[decisions/new]]' }, links: ['decisions/new.md'] },
+    { path: 'decisions/new.md', type: 'decision', frontmatter: { status: 'accepted', replaces: '[[old]]' }, links: ['projects/atlas.md', 'decisions/old.md'] },
+    { path: 'decisions/other.md', type: 'decision', frontmatter: { status: 'accepted' } },
+    { path: 'people/ada.md', type: 'person', links: ['projects/atlas.md'] },
+    { path: 'sessions/s1.md', type: 'session', frontmatter: { ended: '2026-11-01T10:00:00Z' }, text: 'Atlas billing backfill.', committedAt: 3000 },
+    { path: 'sessions/s2.md', type: 'session', frontmatter: { ended: '2026-11-10T10:00:00Z' }, text: 'Atlas billing.', committedAt: 1000 },
+    { path: 'sessions/s3.md', type: 'session', frontmatter: { ended: '2026-11-20T10:00:00Z' }, text: 'Comet.', committedAt: 2000 },
     { path: 'notes/x.md' },
   ]);
 
@@ -119,6 +122,16 @@ describe('keyword-fields: what a question says about front matter', () => {
     expect(readQuestionFields('the one ring', corpus).projects).toEqual(['projects/the.md']);
   });
 
+  it('knows when a question asks for the newest match, and its topic without the cue words', () => {
+    expect(readQuestionFields('Which session last worked on atlas billing?', corpus)).toEqual({
+      types: ['session'],
+      projects: ['projects/atlas.md'],
+      recent: true,
+      topic: 'which atlas billing',
+    });
+    expect(readQuestionFields('What lasts longest?', corpus).recent).toBe(false);
+  });
+
   it('knows a superseded decision by its status or its superseded_by link', () => {
     expect(isSuperseded(corpus.byPath.get('decisions/old.md') as CorpusNote)).toBe(true);
     expect(isSuperseded(corpus.byPath.get('decisions/older.md') as CorpusNote)).toBe(true);
@@ -126,36 +139,60 @@ describe('keyword-fields: what a question says about front matter', () => {
     expect(isSuperseded({ ...(corpus.byPath.get('notes/x.md') as CorpusNote), frontmatter: { status: 'superseded' } })).toBe(false);
   });
 
-  it('orders the named project first, then the asked-for types, then current before superseded, then score', () => {
-    const hits = [
-      { path: 'notes/x.md', score: 9 },
-      { path: 'decisions/old.md', score: 8 },
-      { path: 'people/ada.md', score: 7 },
-      { path: 'decisions/older.md', score: 6 },
-      { path: 'decisions/new.md', score: 5 },
-      { path: 'notes/x.md', score: 1 },
+  const hits = [
+    { path: 'notes/x.md', score: 9 },
+    { path: 'decisions/old.md', score: 8 },
+    { path: 'people/ada.md', score: 7 },
+    { path: 'decisions/older.md', score: 6 },
+    { path: 'decisions/new.md', score: 5 },
+    { path: 'decisions/other.md', score: 4 },
+    { path: 'notes/x.md', score: 1 },
+  ];
+  const fields = (types: string[], projects: string[] = []) => ({ types, projects, recent: false, topic: '' });
+
+  it('moves a superseded decision just below the current one that replaced it (its superseded_by, or their replaces)', () => {
+    // old is replaced by new (new's `replaces`, a short link); older names new as its `superseded_by`.
+    expect(orderByFields(corpus, hits, fields([]))).toEqual([
+      'notes/x.md',
+      'people/ada.md',
+      'decisions/new.md',
+      'decisions/older.md',
+      'decisions/old.md',
+      'decisions/other.md',
+    ]);
+  });
+
+  it('orders the asked-for types first, then within them the named project, then score', () => {
+    expect(orderByFields(corpus, hits, fields(['decision']))).toEqual([
+      'decisions/new.md',
+      'decisions/older.md',
+      'decisions/old.md',
+      'decisions/other.md',
+      'notes/x.md',
+      'people/ada.md',
+    ]);
+    // ada is a person of atlas; old and new are atlas's; x, older and other are neither.
+    expect(orderByFields(corpus, hits, fields(['person'], ['projects/atlas.md']))).toEqual([
+      'people/ada.md',
+      'decisions/new.md',
+      'decisions/old.md',
+      'notes/x.md',
+      'decisions/older.md',
+      'decisions/other.md',
+    ]);
+  });
+
+  it('puts the newest of the notes holding most of the topic first when the question asks for the last one, by date field', () => {
+    const sessionHits = [
+      { path: 'sessions/s1.md', score: 9 },
+      { path: 'sessions/s3.md', score: 8 },
+      { path: 'notes/x.md', score: 7 },
+      { path: 'sessions/s2.md', score: 3 },
     ];
-    expect(orderByFields(corpus, hits, { types: [], projects: [] })).toEqual([
-      'notes/x.md',
-      'people/ada.md',
-      'decisions/new.md',
-      'decisions/old.md',
-      'decisions/older.md',
-    ]);
-    expect(orderByFields(corpus, hits, { types: ['decision'], projects: [] })).toEqual([
-      'decisions/new.md',
-      'decisions/old.md',
-      'decisions/older.md',
-      'notes/x.md',
-      'people/ada.md',
-    ]);
-    expect(orderByFields(corpus, hits, { types: ['person'], projects: ['projects/atlas.md'] })).toEqual([
-      'decisions/new.md',
-      'decisions/old.md',
-      'people/ada.md',
-      'notes/x.md',
-      'decisions/older.md',
-    ]);
+    const asked = readQuestionFields('Which session last worked on atlas billing?', corpus);
+    // s2 ended after s1 (its commit is older: the date field counts); s3 is newest but about something else.
+    expect(orderByFields(corpus, sessionHits, asked)).toEqual(['sessions/s2.md', 'sessions/s1.md', 'sessions/s3.md', 'notes/x.md']);
+    expect(orderByFields(corpus, sessionHits, { ...asked, recent: false })).toEqual(['sessions/s1.md', 'sessions/s3.md', 'sessions/s2.md', 'notes/x.md']);
   });
 });
 

@@ -67,7 +67,7 @@ function namedNotes(questionTerms: string[], names: Names): string[] {
  * notes it names, so a question asking by an alias also finds the notes that use the title, and
  * the other way round. The question's own words count more (see `searchExpanded`).
  */
-export function aliasesStrategy(): Strategy {
+function aliasesStrategy(): Strategy {
   const built = new WeakMap<EvalCorpus, Names>();
   const namesFor = (corpus: EvalCorpus) => {
     let names = built.get(corpus);

@@ -34,7 +34,7 @@ function feedbackTerms(paths: string[], terms: CorpusTerms): string[] {
  * (tf-idf over the corpus) of its top three hits are added, and the question is searched again; the
  * question's own words count more (see `searchExpanded`).
  */
-export function prfStrategy(): Strategy {
+function prfStrategy(): Strategy {
   return {
     name: 'keyword-prf',
     description:

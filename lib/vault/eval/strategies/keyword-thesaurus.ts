@@ -16,7 +16,7 @@ const SYNONYMS_PER_TERM = 1;
  * (see `searchExpanded`). It names its thesaurus, so it is never judged on questions paraphrased
  * with it.
  */
-export function thesaurusStrategy(thesaurus: () => Thesaurus): Strategy {
+function thesaurusStrategy(thesaurus: () => Thesaurus): Strategy {
   return {
     name: 'keyword-thesaurus',
     description: "BM25 with the question's words expanded by their synonyms (WordNet) that the vault uses, the question's own words counting more.",
