@@ -67,4 +67,10 @@ export { runEvaluation, evaluateSet, MAX_K, type EvalRunOptions, type SetRun } f
 export { kindOf } from './eval/run-note';
 export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
 export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
+export {
+  generateQuestions,
+  writeQuestionSet,
+  DEFAULT_GENERATED_SET,
+  DEFAULT_MAX_QUESTIONS,
+} from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';

@@ -12,17 +12,20 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('Getting started')[0]).toBe('How do I get started?');
     expect(headingQuestions('How to filter by date')[0]).toBe('How do I filter by date?');
     expect(headingQuestions('Install the plugin')[0]).toBe('How do I install the plugin?');
+    expect(headingQuestions('Setting and changing a status')[0]).toBe('How do I set and change a status?');
   });
 
   it('turns "<-ing word> <noun>" into a relative clause in plainer words', () => {
     expect(headingQuestions('Recurring tasks')[0]).toBe('What about tasks that repeat?');
     expect(headingQuestions('Recurring Tasks')[0]).toBe('What about tasks that repeat?');
+    expect(headingQuestions('Onboarding checklist 🚀')).toEqual(['What about onboarding checklist?', 'What do my notes say about onboarding checklist?']);
   });
 
   it('keeps a heading that already asks, and asks about a noun phrase', () => {
     expect(headingQuestions('Why is my query empty?')[0]).toBe('Why is my query empty?');
     expect(headingQuestions('Date format')[0]).toBe('What about date layout?');
     expect(headingQuestions('Date format')).toContain('What about date format?');
+    expect(headingQuestions('About status collections')[0]).toBe('What about status collections?');
   });
 
   it('keeps names and acronyms as written and drops numbering and marks', () => {
@@ -34,6 +37,9 @@ describe('the question form of a heading', () => {
   it('has nothing to ask about a heading of stopwords or symbols', () => {
     expect(headingQuestions('---')).toEqual([]);
     expect(headingQuestions('And then')).toEqual([]);
+    expect(headingQuestions('<% tp.file.title %>')).toEqual([]);
+    expect(headingQuestions('Styling of queries')[0]).toBe('What about styling of searches?');
+    expect(headingQuestions('task_properties_reference')[0]).toBe('What about task properties reference?');
   });
 
   it('finds the base form of -ing verbs', () => {
@@ -59,6 +65,8 @@ describe('the question form of a heading', () => {
       parsing: 'parse',
       renaming: 'rename',
       showing: 'show',
+      rendering: 'render',
+      rewriting: 'rewrite',
     };
     for (const [ing, base] of Object.entries(cases)) expect(baseVerb(ing), ing).toBe(base);
   });

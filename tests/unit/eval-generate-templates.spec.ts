@@ -3,31 +3,14 @@ import { buildNote, createLinkResolver, leakOf } from '../../lib/vault';
 import { headingCandidates, linkContextCandidates } from '../../lib/vault/eval/generate/mined';
 import { phraseCandidate } from '../../lib/vault/eval/generate/refusal';
 import { sourceFromNotes, type GenerateSource } from '../../lib/vault/eval/generate/source';
-import { lastSession, owner, projectDecision, skillTrigger, supersededBy, twoHop } from '../../lib/vault/eval/generate/templates';
+import { lastSession, owner, projectDecision, skillTrigger, supersededBy, twoHop, TYPED_TEMPLATES } from '../../lib/vault/eval/generate/templates';
 import type { Thesaurus } from '../../lib/vault/eval/thesaurus';
+import { TEAM } from '../support/generate-vault';
 
 function sourceOf(files: Record<string, string>): GenerateSource {
   const notes = Object.entries(files).map(([path, text]) => buildNote(path, Buffer.from(text), 0));
   return sourceFromNotes(notes, createLinkResolver(Object.keys(files)));
 }
-
-const TEAM: Record<string, string> = {
-  'people/ada.md': '---\ntype: person\nname: Ada Lovelace\nprojects: ["[[projects/atlas]]"]\n---\n# Ada Lovelace\n\nLeads billing.\n',
-  'projects/atlas.md':
-    '---\ntype: project\nname: Atlas\nstatus: active\nowner: "[[people/ada]]"\nsummary: "Billing service: subscriptions, invoices, payments and webhooks."\n---\n# Atlas\n\nAtlas bills customers.\n',
-  'decisions/atlas-use-mysql.md':
-    '---\ntype: decision\ndate: 2026-10-01\nproject: "[[projects/atlas]]"\nstatus: superseded\nsuperseded_by: "[[decisions/atlas-use-postgres]]"\n---\n# Use MySQL for the ledger\n\n## Decision\nThe ledger lives in MySQL replicas next to the reporting warehouse.\n',
-  'decisions/atlas-use-postgres.md':
-    '---\ntype: decision\ndate: 2026-10-20\nproject: "[[projects/atlas]]"\nstatus: accepted\nreplaces: "[[decisions/atlas-use-mysql]]"\n---\n# Use Postgres for the ledger\n\n## Decision\nEvery invoice entry is appended to an append-only table, written inside the invoice transaction.\n\n## Why\nAppend-only entries make audits simple; the transaction keeps invoice and entries together.\n',
-  'sessions/20261020-090000-cursor-aaaa.md':
-    '---\ntype: session\nagent: cursor\ntask: Retry outgoing webhooks with backoff\nstarted: 2026-10-20T09:00:00+00:00\nended: 2026-10-20T10:00:00+00:00\noutcome: done\nproject: "[[projects/atlas]]"\n---\n# Retry outgoing webhooks with backoff\n',
-  'sessions/20261025-090000-claude-code-bbbb.md':
-    '---\ntype: session\nagent: claude-code\ntask: Alert on webhook retries that give up\nstarted: 2026-10-25T09:00:00+00:00\nended: 2026-10-25T10:00:00+00:00\noutcome: done\nproject: "[[projects/atlas]]"\n---\n# Alert on webhook retries that give up\n',
-  'skills/rotate-certificates.md':
-    '---\ntype: skill\nname: rotate-certificates\nversion: 1\ntrigger: When the staging TLS certificate expires within 14 days.\nlast_updated: 2026-10-01\n---\n# rotate-certificates\n\n1. Renew.\n',
-  'skills/archive/old-way.md':
-    '---\ntype: skill\nname: old-way\nversion: 2\ntrigger: when anything at all happens to the servers\nlast_updated: 2026-09-01\nstatus: archived\n---\n# old-way\n',
-};
 
 describe('templates over typed notes', () => {
   const source = sourceOf(TEAM);
@@ -83,6 +66,20 @@ describe('templates over typed notes', () => {
       expect(c.phrasings[0]).toMatch(/^What did the project Ada Lovelace works on decide about /);
       expect(c.phrasings[0]).not.toMatch(/atlas|postgres|mysql/i);
     }
+  });
+
+  it('never fails on odd values: wrong types, missing links, empty bodies', () => {
+    const odd = sourceOf({
+      'decisions/a.md':
+        '---\ntype: decision\ndate: 2026-10-01\nproject: 5\nstatus: superseded\nsuperseded_by: ["[[decisions/b]]", 3]\nreplaces: "[[nowhere]]"\n---\n',
+      'decisions/b.md': '---\ntype: decision\ndate: 2026-10-01\nproject: "[[decisions/a]]"\nstatus: accepted\nreplaces: "[[decisions/b]]"\n---\n',
+      'projects/p.md': '---\ntype: project\nname: [1, 2]\nstatus: active\nowner: ["[[people/x]]"]\nsummary: 7\n---\n',
+      'people/x.md': '---\ntype: person\nname: X\nprojects: "[[projects/p]]"\n---\n',
+      'sessions/s.md': '---\ntype: session\nagent: a\ntask: [a, b]\nstarted: 2026\nended: 2026\noutcome: done\nproject: "[[projects/p]]"\n---\n',
+      'skills/k.md': '---\ntype: skill\nname: k\nversion: 1\ntrigger: 12\nlast_updated: 2026-10-01\n---\n',
+    });
+    for (const template of TYPED_TEMPLATES) expect(() => template(odd)).not.toThrow();
+    expect(supersededBy(odd)).toEqual([]);
   });
 
   it('gives no typed questions for a vault without typed notes, and skips unparseable front matter', () => {

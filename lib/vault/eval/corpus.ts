@@ -14,7 +14,7 @@ function stringsOf(value: unknown): string[] {
  * The path prefixes search leaves out by default (the changelog, inbox, evaluations and AGENTS.md),
  * and the evaluation folders wherever lucid.json puts them, so a run never retrieves its own notes.
  */
-function corpusExclusions(layout: VaultLayout): string[] {
+export function corpusExclusions(layout: VaultLayout): string[] {
   return [...systemPrefixes(layout), layout.agents, `${layout.evalQuestions}/`, `${layout.evalRuns}/`];
 }
 

@@ -8,7 +8,7 @@ const MIN_LEAK_CHARS = 3;
  * Text folded for matching whole words: NFKD with the combining marks removed (`Café` is `cafe`),
  * lowercased, everything that is not a letter or a digit turned into one space, trimmed.
  */
-function foldText(text: string): string {
+export function foldText(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

@@ -8,7 +8,7 @@ import { TEMPLATES, type Candidate, type TemplateName } from './candidate';
 import { minedCandidates } from './mined';
 import { phraseCandidate } from './refusal';
 import { loadGenerateSource, type GenerateSource } from './source';
-import { typedCandidates } from './templates';
+import { TYPED_TEMPLATES } from './templates';
 
 export { writeQuestionSet } from './write';
 
@@ -73,7 +73,7 @@ function questionId(template: string, gold: string[], question: string): string 
 /** Every template's candidates; a template that fails on an odd vault gives none rather than failing the set. */
 function allCandidates(source: GenerateSource): Candidate[] {
   const out: Candidate[] = [];
-  for (const make of [typedCandidates, minedCandidates]) {
+  for (const make of [...TYPED_TEMPLATES, minedCandidates]) {
     try {
       out.push(...make(source));
     } catch {
@@ -131,9 +131,10 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
     for (const q of (byTemplateAccepted.get(template) ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       const key = foldText(q.question);
       const goldKey = q.gold.join('\n');
-      if (seen.has(key) || (perGold.get(goldKey) ?? 0) >= PER_GOLD) continue;
+      if (seen.has(key)) continue;
       seen.add(key);
       accepted += 1;
+      if ((perGold.get(goldKey) ?? 0) >= PER_GOLD) continue;
       perGold.set(goldKey, (perGold.get(goldKey) ?? 0) + 1);
       if (pool.length < perTemplate) pool.push(q);
     }

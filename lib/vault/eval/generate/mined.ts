@@ -77,7 +77,7 @@ export function linkContextCandidates(source: GenerateSource, notes: SourceNote[
         plainText(`${note.body.slice(from, located.start)} … ${note.body.slice(located.end, to)}`)
           .replace(/^[\s>*+#-]+(?:\[.\]\s+)?/, '')
           .replace(/\s+([,.;:!?])/g, '$1')
-          .replace(/[.!?]+$/, ''),
+          .replace(/[\s,;:.!?—–-]+$/, ''),
         200,
       );
       const content = wordsIn(context.replace('…', ' ')).filter(isContentWord);

@@ -100,9 +100,9 @@ const NOT_GERUNDS = new Set(
 
 /** Verbs a heading in the imperative often starts with ("Install the plugin"). */
 const IMPERATIVES = new Set(
-  `add build change check configure connect create customize customise define delete disable edit embed enable
-  export filter find fix format group hide import install link make migrate move open remove rename run search set
-  show sort start stop sync update upgrade use write`.split(/\s+/),
+  `add apply build change check choose configure connect copy create customize customise define delete disable edit
+  embed enable export filter find fix format group hide import insert install learn link list make migrate move open
+  read remove rename run search see select set show sort start stop sync toggle try update upgrade use view write`.split(/\s+/),
 );
 
 const DETERMINERS = new Set(
@@ -129,7 +129,7 @@ export function baseVerb(word: string): string {
   if (s.length >= 6 && /(?:el|trol|pel)l$/.test(s)) return s.slice(0, -1);
   if (/^us$/.test(s)) return 'use';
   // One syllable (after re-, un-, pre-) ending in one consonant that was not doubled: a silent e fell off (making, rewriting).
-  if (/^(?:re|un|pre)?[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s)) return `${s}e`;
+  if (/^[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s) || /^(?:re|un|pre)[^aeiouy]{1,2}[aeiouy][bcdgkmnpstvz]$/.test(s)) return `${s}e`;
   if (/(?:[^aeiou]at|[^aeiou]ut|[^aeiou]in|[^aeiou]ur|[^aeiou]ar|[aeiou]g|[ae]ng|[aeiou]c|[^aeiou]l|ul|rs|iz|ys|yz|v|u)$/.test(s) && !/ll$/.test(s)) {
     return `${s}e`;
   }
@@ -169,7 +169,9 @@ export function cleanHeading(text: string): string {
     .replace(/\s+#+\s*$/, '')
     .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
     .replace(/[`*_~=]/g, '')
+    .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, '')
     .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
     .replace(/[\s:.!,;—–-]+$/u, '')
@@ -183,7 +185,9 @@ export function cleanHeading(text: string): string {
  * other wordings. Empty when the heading says too little to ask about.
  */
 export function headingQuestions(heading: string): string[] {
-  const text = cleanHeading(heading);
+  // Template placeholders (Templater, Handlebars) are not words anyone asks with.
+  if (/<%|%>|\{\{|\}\}/.test(heading)) return [];
+  const text = cleanHeading(heading).replace(/^about\s+/i, '');
   const words = text.split(' ').filter(Boolean);
   if (words.length === 0 || wordsIn(text).filter(isContentWord).length === 0) return [];
   const out: string[] = [];
@@ -193,16 +197,26 @@ export function headingQuestions(heading: string): string[] {
     out.push(`How do I ${asPhrase(words.slice(2).join(' '))}?`);
   } else if (/\?$/.test(heading.trim()) || /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first)) {
     out.push(`${text.replace(/\?+$/, '')}?`);
-  } else if (isGerund(words[0])) {
+  } else if (isGerund(words[0]) && words[1]?.toLowerCase() !== 'of') {
     const verb = baseVerb(words[0]);
+    // "Setting and changing X" → "set and change X"
+    const rest = asPhrase(
+      words
+        .slice(1)
+        .map((w, i, all) => (i > 0 && /^(?:and|or)$/i.test(all[i - 1]) && isGerund(w) ? baseVerb(w) : w))
+        .join(' '),
+    );
     const object = words.slice(1);
-    const adjective = object.length === 1 && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ing|ly)$/i.test(object[0]);
+    // "Recurring tasks": an -ing word before a plural noun describes it; before a singular one it is
+    // usually a compound ("Onboarding checklist"), asked about as it is.
+    const adjective = object.length === 1 && /[^s]s$/i.test(object[0]) && !DETERMINERS.has(object[0].toLowerCase());
+    const compound = object.length === 1 && !adjective && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ly)$/i.test(object[0]);
     if (adjective) {
       const noun = inSentence(object[0]);
       const agrees = /[^s]s$/.test(noun) ? verb : `${verb}s`;
       out.push(plainer(`What about ${noun} that ${agrees}?`), `What about ${noun} that ${agrees}?`);
     }
-    out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
+    if (!compound) out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
   } else if (IMPERATIVES.has(first) && words.length > 1) {
     out.push(`How do I ${first} ${rest}?`, plainer(`How do I ${first} ${rest}?`));
   }

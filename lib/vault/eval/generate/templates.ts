@@ -234,7 +234,5 @@ export function twoHop(source: GenerateSource): Candidate[] {
   return out;
 }
 
-/** Every typed template's candidates, in template order. */
-export function typedCandidates(source: GenerateSource): Candidate[] {
-  return [supersededBy, projectDecision, owner, lastSession, skillTrigger, twoHop].flatMap((template) => template(source));
-}
+/** The templates over typed notes, in template order. */
+export const TYPED_TEMPLATES: readonly ((source: GenerateSource) => Candidate[])[] = [supersededBy, projectDecision, owner, lastSession, skillTrigger, twoHop];
