@@ -1,16 +1,24 @@
-import { evalGrowth as measureGrowth, type GrowthProgress, type GrowthReport } from '../lib/vault';
+import { evalGrowth as measureGrowth, strategyByName, type GrowthProgress, type GrowthReport } from '../lib/vault';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
-/** The help of `lucid eval growth`, for the `eval` command's usage. */
-export const EVAL_GROWTH_USAGE =
-  'lucid eval growth [--vault DIR] [--set NAME] [--commits N] [--json]\n\n' +
+/** `lucid eval growth`'s help text. */
+export const evalGrowthUsage =
+  'lucid eval growth [--vault DIR] [--set NAME] [--commits N] [--strategies a,b] [--json]\n\n' +
   '  Replays a question set as the vault grew: at N earlier commits spread over its history (default 4)\n' +
   '  and at HEAD, then on a copy of HEAD with 1x, 3x and 10x its notes added as filler notes made from\n' +
   "  the vault's own words. Each commit is read in a temporary clone: the vault itself is never checked\n" +
   '  out, changed or committed to. A question whose gold notes did not exist yet at a commit is left out\n' +
   '  there and counted. Prints recall@5 (with its 95% interval) per point and strategy.\n\n' +
   '  --set NAME    the question set (needed when the vault has more than one)\n' +
-  '  --commits N   earlier commits to replay (default 4; 0 for HEAD and the filler only)';
+  '  --commits N   earlier commits to replay (default 4; 0 for HEAD and the filler only)\n' +
+  '  --strategies  the strategies to measure, comma-separated (default: all of them)';
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The options `eval growth` adds to the `eval` verb's (main.ts parses them; --vault, --set, --strategies and --json are shared). */
+export const evalGrowthOptions = { commits: { type: 'string' as const } };
+
+const OWN_OPTIONS = new Set(['vault', 'set', 'json', 'help', 'strategies', ...Object.keys(evalGrowthOptions)]);
 
 /** Progress on stderr, one line rewritten in place, only when stderr is a terminal. */
 function progressLine(io: Io & { isTTY?: boolean }): { update: (p: GrowthProgress) => void; done: () => void } {
@@ -57,10 +65,12 @@ function growthTable(report: GrowthReport): string[] {
 
 /**
  * `lucid eval growth`, a verb of the `eval` command: `values` are the options it parsed (`vault`,
- * `set`, `commits`, `json`), `args` the words after `growth` (none). Stops cleanly on Ctrl-C: the
+ * `set`, `commits`, `strategies`, `json`), `args` the words after `growth` (none). Stops cleanly on Ctrl-C: the
  * temporary clone is removed before the process exits.
  */
-export async function evalGrowth(io: Io & { isTTY?: boolean }, values: Record<string, string | boolean | undefined>, args: string[] = []): Promise<number> {
+export async function evalGrowth(io: Io & { isTTY?: boolean }, values: Values, args: string[] = []): Promise<number> {
+  const foreign = Object.keys(values).find((key) => values[key] !== undefined && !OWN_OPTIONS.has(key));
+  if (foreign) throw new UsageError(`eval growth does not take --${foreign}`, 'its options are --vault, --set, --commits, --strategies and --json');
   if (args.length > 0) throw new UsageError(`eval growth takes no arguments, not "${args[0]}"`, 'name the set with --set');
   const set = typeof values.set === 'string' ? values.set : undefined;
   if (set?.includes(',')) throw new UsageError('eval growth replays one question set at a time', 'name one with --set');
@@ -71,13 +81,17 @@ export async function evalGrowth(io: Io & { isTTY?: boolean }, values: Record<st
       throw new UsageError(`--commits must be a whole number from 0 to 100, not "${String(values.commits)}"`);
     }
   }
+  const strategies =
+    typeof values.strategies === 'string'
+      ? [...new Set(values.strategies.split(',').map((name) => name.trim()))].filter(Boolean).map((name) => strategyByName(name))
+      : undefined;
   const vault = await openCliVault(io, values.vault as string | undefined);
   const progress = progressLine(io);
   const stop = new AbortController();
   const onInt = () => stop.abort();
   process.once('SIGINT', onInt);
   try {
-    const report = await measureGrowth(vault, { set, commits, onProgress: progress.update, signal: stop.signal });
+    const report = await measureGrowth(vault, { set, commits, strategies, onProgress: progress.update, signal: stop.signal });
     progress.done();
     if (values.json) printJson(io, report);
     else for (const line of growthTable(report)) io.out(line);

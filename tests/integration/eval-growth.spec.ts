@@ -200,9 +200,12 @@ describe('eval growth', () => {
     expect(lines[4]).toMatch(/ 1\.00 \[1\.00-1\.00\]/);
     expect(err).toEqual([]);
     out.length = 0;
-    expect(await cliEvalGrowth(io, { vault: vault.root, commits: '0', set: 'team', json: true })).toBe(0);
+    expect(await cliEvalGrowth(io, { vault: vault.root, commits: '0', set: 'team', strategies: 'keyword,grep', json: true })).toBe(0);
     const report = JSON.parse(out.join('\n')) as GrowthReport;
     expect(report.points.map((p) => p.label)).toEqual([`HEAD ${vault.head().slice(0, 7)}`, 'HEAD + 1x filler', 'HEAD + 3x filler', 'HEAD + 10x filler']);
+    for (const point of report.points) expect(Object.keys(point.summary)).toEqual(['keyword', 'grep']);
+    await expect(cliEvalGrowth(io, { vault: vault.root, k: '3' })).rejects.toThrow(/does not take --k/);
+    await expect(cliEvalGrowth(io, { vault: vault.root, strategies: 'keyword,nope' })).rejects.toThrow(/no strategy "nope"/);
     await expect(cliEvalGrowth(io, { vault: vault.root, commits: 'many' })).rejects.toThrow(UsageError);
     await expect(cliEvalGrowth(io, { vault: vault.root, set: 'team,other' })).rejects.toThrow(UsageError);
   });
