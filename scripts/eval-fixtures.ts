@@ -177,7 +177,9 @@ export function decideDefault(figures: readonly SetFigures[], current = CURRENT_
 }
 
 const f2 = (x: number) => x.toFixed(2);
-const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
+// Exactly zero reads as 0, and a bound that only rounds to zero keeps its sign and first digit: whether
+// an interval excludes zero is the whole decision.
+const signed = (x: number) => (x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x) < 0.0005 ? Math.abs(x).toPrecision(1) : Math.abs(x).toFixed(3)}`);
 const cell = (m: MetricSummary | undefined, digits = 2) => (m ? `${m.mean.toFixed(digits)} (${m.low.toFixed(digits)}–${m.high.toFixed(digits)})` : '–');
 
 /** One markdown table per set: strategy × recall@1/@5/MRR/answer containment/tokens, with intervals; strategies below grep marked. */
