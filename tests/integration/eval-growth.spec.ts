@@ -9,6 +9,7 @@ import { grepStrategy } from '../../lib/vault/eval/strategies/grep';
 import { keywordStrategy } from '../../lib/vault/eval/strategies/keyword';
 import type { Strategy } from '../../lib/vault/eval/types';
 import type { Vault } from '../../lib/vault/index';
+import { openVault } from '../../lib/vault/vault';
 import { makeTempVault, snapshot, type TempVault } from '../support/temp-vault';
 
 /** Issue 17: `lucid eval growth` replays a set at earlier commits and with filler, never touching the vault. */
@@ -141,6 +142,30 @@ describe('eval growth', () => {
     expect(fs.existsSync(marker)).toBe(false);
     vault.git(['commit', '-q', '--allow-empty', '-m', 'the hooks do run for the person']);
     expect(fs.readFileSync(marker, 'utf8')).toContain('post-commit');
+  });
+
+  it('replays a vault that is a folder of a larger repository, at the commits that touched that folder', async () => {
+    vault = makeTempVault({ 'code/main.c': 'int main(void) { return 0; }\n', 'vault/notes/a.md': '# Alpha\n\nThe alpha ledger holds invoices.\n' });
+    vault.write('code/main.c', 'int main(void) { return 1; }\n');
+    vault.git(['commit', '-qam', 'code only']);
+    vault.write('vault/notes/b.md', '# Beta\n\nThe beta queue retries deliveries.\n');
+    vault.write(
+      'vault/evals/questions/team.jsonl',
+      `${question('q1', 'where are invoices held?', 'notes/a.md')}\n${question('q2', 'what retries deliveries?', 'notes/b.md')}\n`,
+    );
+    vault.git(['add', '-A']);
+    vault.git(['commit', '-qm', 'beta']);
+    vault.write('code/main.c', 'int main(void) { return 2; }\n');
+    vault.git(['commit', '-qam', 'code again']);
+    v = await openVault({ root: path.join(vault.root, 'vault'), env: vault.env });
+    const report = await evalGrowth(v, { set: 'team', commits: 4, fillers: [1], strategies: [keywordStrategy], tempDir: vault.tempDir('growth') });
+    const first = vault.git(['rev-list', '--max-parents=0', 'HEAD']).trim();
+    expect(report.points.map((p) => [p.commit, p.notes, p.questions, p.leftOut])).toEqual([
+      [first, 1, 1, 1],
+      [vault.head(), 2, 2, 0],
+      [report.points[2].commit, 4, 2, 0],
+    ]);
+    expect(report.points[1].summary.keyword?.recall_at_5?.mean).toBe(1);
   });
 
   it('removes the temporary folder when a strategy fails or the run is stopped half way', async () => {

@@ -191,11 +191,11 @@ export async function evalGrowth(vault: Vault, options: GrowthOptions = {}): Pro
 }
 
 /**
- * The first-parent history of `head`, oldest first, with commit times (Unix seconds): in a vault
- * that is a folder of a larger repository, only the commits that touched the folder, then `head`.
+ * The first-parent history of `head`, oldest first, with commit times (Unix seconds), ending with
+ * `head`. In a vault that is a folder of a larger repository, only the commits that touched the
+ * folder (the last of them, if `head` did not touch it, holds the same notes as `head`: left out).
  */
 async function firstParentHistory(repo: GitRepo, head: string): Promise<{ sha: string; time: number }[]> {
-  const args = ['log', '--first-parent', '--reverse', '--format=%H %ct', head];
   const parse = (out: string) =>
     out
       .split('\n')
@@ -204,9 +204,11 @@ async function firstParentHistory(repo: GitRepo, head: string): Promise<{ sha: s
         const [sha, time] = line.split(' ');
         return { sha, time: Number(time) };
       });
-  const [last] = parse(await runGit(repo, [...args.filter((a) => a !== '--reverse'), '-1']));
-  const history = parse(await runGit(repo, repo.prefix ? [...args, '--', repo.prefix] : args)).filter((c) => c.sha !== head);
-  return [...history, last];
+  const [last] = parse(await runGit(repo, ['log', '-1', '--format=%H %ct', head]));
+  // git runs in the vault's folder, so `.` is that folder.
+  const history = parse(await runGit(repo, ['log', '--first-parent', '--reverse', '--format=%H %ct', head, ...(repo.prefix ? ['--', '.'] : [])]));
+  if (history.length > 0 && history[history.length - 1].sha !== head && repo.prefix) history.pop();
+  return [...history.filter((c) => c.sha !== head), last];
 }
 
 /** Opens the clone's vault folder at its current commit and scores the questions whose gold notes exist there. */
