@@ -124,6 +124,7 @@ describe('runEvaluation', () => {
     expect(parsed.data).toMatchObject({
       type: 'eval-run',
       date: '2026-11-20',
+      updated: '2026-11-20',
       question_set: 'team',
       questions: 4,
       k: 5,
@@ -140,6 +141,7 @@ describe('runEvaluation', () => {
     expect(typeof parsed.data.search_latency_ms).toBe('number');
     expect(text).toContain('| strategy | recall@1 | recall@5 (95% interval) | recall@10 | MRR | nDCG@10 | answer containment | tokens | latency ms |');
     expect(text).toMatch(/\n\| fixed \| 0\.33 \| 0\.67 \(0\.00–1\.00\) \| 0\.67 \| 0\.50 \| /);
+    expect(text).toContain('With k = 5, recall@10 and nDCG@10 see only the 5 notes retrieved.');
     expect(text).toContain('## Recall@5 by kind of question');
     expect(text).toContain('| owner | 1 | 1.00 (1.00–1.00) | 1.00 (1.00–1.00) |');
     expect(text).toContain('| hand | 2 | 1.00 (1.00–1.00) | 0.00 (0.00–0.00) |');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVaultError } from '../../lib/vault/errors';
+import { isStopword, textWords, tokenizeQuery } from '../../lib/vault/search/query';
 import { grepRank } from '../../lib/vault/eval/strategies/grep';
 import { defaultStrategies, STRATEGY_NAMES, strategyByName } from '../../lib/vault/eval/strategies/index';
 import { isSuperseded, orderByFields, readQuestionFields } from '../../lib/vault/eval/strategies/keyword-fields';
@@ -38,6 +39,17 @@ describe('the strategy registry', () => {
     }
   });
 
+  it("adds C's expansions after the base six, and embeddings only when given an endpoint", () => {
+    const names = defaultStrategies().map((s) => s.name);
+    expect(names.slice(BASE_STRATEGIES.length)).toEqual(['keyword-aliases', 'keyword-thesaurus', 'keyword-prf']);
+    expect(names).not.toContain('embeddings');
+    const endpoint = { url: 'http://127.0.0.1:9/v1', model: 'm' };
+    expect(defaultStrategies({ embeddings: endpoint }).map((s) => s.name)).toEqual([...names, 'embeddings']);
+    expect(strategyByName('embeddings', { embeddings: endpoint }).name).toBe('embeddings');
+    expect(STRATEGY_NAMES).toEqual([...names, 'embeddings']);
+    expect(() => strategyByName('embeddings')).toThrow(/embeddings endpoint you run.*\/v1/);
+  });
+
   it('finds a strategy by name and refuses an unknown one with the names there are', () => {
     expect(strategyByName('keyword-links').name).toBe('keyword-links');
     let error: unknown;
@@ -49,6 +61,15 @@ describe('the strategy registry', () => {
     expect(isVaultError(error, 'invalid_input')).toBe(true);
     expect((error as Error).message).toContain('"bm99"');
     for (const name of BASE_STRATEGIES) expect((error as Error).message).toContain(name);
+  });
+});
+
+describe('the words grep compares, as the search tokenizer reads them', () => {
+  it('splits, lowercases and undoes contractions as tokenizeQuery does, keeping stopwords and repeats', () => {
+    expect(textWords("Didn't Ada's state-of-the-art ART")).toEqual(['did', 'not', 'ada', 'state', 'of', 'the', 'art', 'art']);
+    expect(tokenizeQuery("Didn't Ada's state-of-the-art ART")).toEqual(['ada', 'state', 'art']);
+    expect(isStopword('the')).toBe(true);
+    expect(isStopword('postgres')).toBe(false);
   });
 });
 
