@@ -188,7 +188,7 @@ describe('the retrieval strategies on a vault with known answers', () => {
     expect(await grep.rank('KEY', context)).toEqual(['notes/postgres-tuning.md', 'skills/rotate-keys.md']);
   });
 
-  it('keyword-fields puts the named project first and the superseded decision below the one that replaced it', async () => {
+  it("keyword-fields puts the named project's decisions first, a session question's sessions first, and the superseded decision below the one that replaced it", async () => {
     const fields = strategyByName('keyword-fields');
     const keyword = strategyByName('keyword');
     const retry = 'How are failed payments retried from the queue?';

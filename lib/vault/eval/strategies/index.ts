@@ -46,7 +46,7 @@ export function strategyByName(name: string, options: StrategyOptions = {}): Str
   if (name === EMBEDDINGS) {
     throw new VaultError(
       'invalid_input',
-      "The embeddings strategy needs an OpenAI-compatible embeddings endpoint you run (Ollama, llama.cpp's server, LM Studio): give its URL (with /v1) and a model.",
+      "The embeddings strategy needs an OpenAI-compatible embeddings endpoint you run (Ollama, llama.cpp's server, LM Studio): give its URL ending in /v1 (http://127.0.0.1:11434/v1 for Ollama; `lucid eval run --embeddings-url`) and a model.",
     );
   }
   throw new VaultError('invalid_input', `There is no strategy "${name}": use one of ${STRATEGY_NAMES.join(', ')}.`);
