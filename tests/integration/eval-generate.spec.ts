@@ -117,6 +117,13 @@ describe('eval generate on a vault with typed notes', () => {
     expect(tv.commitCount()).toBe(before + 1);
     expect(parseQuestionSet(tv.read(SET), SET)).toEqual(all.questions);
 
+    // Questions that would not read back are refused before anything is written.
+    const head = tv.head();
+    await expect(writeQuestionSet(vault, 'generated', [one.questions[0], one.questions[0]], vault.person)).rejects.toThrow(
+      `${SET}:2: the id "${one.questions[0].id}" is already used on line 1`,
+    );
+    expect(tv.head()).toBe(head);
+
     // A person's uncommitted edit of the set is committed as theirs first, never lost.
     tv.write(SET, HAND);
     const saved = await writeQuestionSet(vault, 'generated', one.questions, vault.person);

@@ -23,6 +23,7 @@ describe('the question form of a heading', () => {
 
   it('keeps a heading that already asks, and asks about a noun phrase', () => {
     expect(headingQuestions('Why is my query empty?')[0]).toBe('Why is my query empty?');
+    expect(headingQuestions('How Tos')[0]).toBe('What about how tos?');
     expect(headingQuestions('Date format')[0]).toBe('What about date layout?');
     expect(headingQuestions('Date format')).toContain('What about date format?');
     expect(headingQuestions('About status collections')[0]).toBe('What about status collections?');

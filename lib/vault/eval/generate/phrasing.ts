@@ -171,7 +171,7 @@ export function cleanHeading(text: string): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
     .replace(/[`*_~=]/g, '')
-    .replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, '')
+    .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
     .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
     .replace(/[\s:.!,;—–-]+$/u, '')
@@ -195,7 +195,7 @@ export function headingQuestions(heading: string): string[] {
   const rest = asPhrase(words.slice(1).join(' '));
   if (first === 'how' && words[1]?.toLowerCase() === 'to' && words.length > 2) {
     out.push(`How do I ${asPhrase(words.slice(2).join(' '))}?`);
-  } else if (/\?$/.test(heading.trim()) || /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first)) {
+  } else if (/\?$/.test(heading.trim()) || (words.length >= 3 && /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first))) {
     out.push(`${text.replace(/\?+$/, '')}?`);
   } else if (isGerund(words[0]) && words[1]?.toLowerCase() !== 'of') {
     const verb = baseVerb(words[0]);
