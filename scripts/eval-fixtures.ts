@@ -167,16 +167,16 @@ export function decideDefault(figures: readonly SetFigures[], current = CURRENT_
   const d = differences[best];
   const verdict =
     best === current
-      ? `Keep \`${current}\`: no strategy has a better pooled recall@5 (${f2(pooled[current]?.mean ?? 0)}).`
+      ? `Keep \`${current}\`: no strategy has a better pooled recall@5 (${f3(pooled[current]?.mean ?? 0)}).`
       : change
-        ? `Change the default to \`${best}\`: recall@5 ${f2(pooled[best].mean)} against ${f2(pooled[current]?.mean ?? 0)}, a difference of ${signed(d.mean)} (95% interval ${signed(d.low)} to ${signed(d.high)}, ${d.n} paired questions), which excludes zero.`
-        : `Keep \`${current}\`: \`${best}\` has the best pooled recall@5 (${f2(pooled[best].mean)} against ${f2(pooled[current]?.mean ?? 0)}), but the difference ${signed(d.mean)} has a 95% interval of ${signed(d.low)} to ${signed(d.high)} (${d.n} paired questions), which includes zero.`;
+        ? `Change the default to \`${best}\`: recall@5 ${f3(pooled[best].mean)} against ${f3(pooled[current]?.mean ?? 0)}, a difference of ${signed(d.mean)} (95% interval ${signed(d.low)} to ${signed(d.high)}, ${d.n} paired questions), which excludes zero.`
+        : `Keep \`${current}\`: \`${best}\` has the best pooled recall@5 (${f3(pooled[best].mean)} against ${f3(pooled[current]?.mean ?? 0)}), but the difference ${signed(d.mean)} has a 95% interval of ${signed(d.low)} to ${signed(d.high)} (${d.n} paired questions), which includes zero.`;
   const others = beatsCurrent.filter((s) => s !== best);
   const note = others.length > 0 ? ` Also better than \`${current}\` with an interval above zero: ${others.map((s) => `\`${s}\``).join(', ')}.` : '';
   return { current, best, pooled, differences, beatsCurrent, change, verdict: verdict + note };
 }
 
-const f2 = (x: number) => x.toFixed(2);
+const f3 = (x: number) => x.toFixed(3);
 // Exactly zero reads as 0, and a bound that only rounds to zero keeps its sign and first digit: whether
 // an interval excludes zero is the whole decision.
 const signed = (x: number) => (x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x) < 0.0005 ? Math.abs(x).toPrecision(1) : Math.abs(x).toFixed(3)}`);
