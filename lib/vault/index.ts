@@ -73,3 +73,4 @@ export {
   DEFAULT_GENERATED_SET,
   DEFAULT_MAX_QUESTIONS,
 } from './eval/generate';
+export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
