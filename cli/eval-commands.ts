@@ -12,6 +12,7 @@ import {
   strategyByName,
 } from '../lib/vault';
 import { evalGenerate, evalGenerateOptions, evalGenerateUsage } from './eval-generate';
+import { evalGrowth, evalGrowthOptions, evalGrowthUsage } from './eval-growth';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -167,13 +168,13 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
   }
 }
 
-const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<number>> = { run: evalRun, generate: evalGenerate };
+const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<number>> = { run: evalRun, generate: evalGenerate, growth: evalGrowth };
 
-/** `lucid eval <verb>`: the recall evaluation (`run`, `generate`; other verbs plug into VERBS). */
+/** `lucid eval <verb>`: the recall evaluation (`run`, `generate`, `growth`). */
 export const evalCommand = {
   summary: 'Measure how well retrieval strategies find the notes that answer a question set (eval run)',
-  usage: `${RUN_USAGE}\n\n${evalGenerateUsage}`,
-  options: { ...RUN_OPTIONS, ...evalGenerateOptions },
+  usage: `${RUN_USAGE}\n\n${evalGenerateUsage}\n\n${evalGrowthUsage}`,
+  options: { ...RUN_OPTIONS, ...evalGenerateOptions, ...evalGrowthOptions },
   async run(io: Io, values: Values, positionals: string[]): Promise<number> {
     const [verb, ...rest] = positionals;
     const run = verb === undefined ? undefined : VERBS[verb];
