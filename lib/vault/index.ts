@@ -62,3 +62,8 @@ export { leakOf } from './eval/leak';
 export { buildCorpus } from './eval/corpus';
 export { runEvaluation, evaluateSet, type EvalRunOptions, type SetRun } from './eval/run';
 export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
+export { cutToBudget, countTokens } from './eval/budget';
+export { scoreQuestion, summarize } from './eval/metrics';
+export { bootstrapMean, bootstrapDifference, mulberry32, BOOTSTRAP_SEED, BOOTSTRAP_RESAMPLES, type BootstrapOptions } from './eval/bootstrap';
+export { foldText, containsWords } from './eval/leak';
+export { corpusExclusions } from './eval/corpus';

@@ -1,8 +1,57 @@
+import { systemPrefixes, type VaultLayout } from '../config';
+import { headCommit } from '../git/repo';
+import { isExternalTarget } from '../notes/links';
 import type { Vault } from '../vault';
-import type { EvalCorpus } from './types';
+import type { CorpusNote, EvalCorpus } from './types';
 
-/** The notes search returns, with their links, backlinks and last commit time, at HEAD. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() === '' ? [] : [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return [];
+}
+
+/**
+ * The path prefixes search leaves out by default (the changelog, inbox, evaluations and AGENTS.md),
+ * and the evaluation folders wherever lucid.json puts them, so a run never retrieves its own notes.
+ */
+export function corpusExclusions(layout: VaultLayout): string[] {
+  return [...systemPrefixes(layout), layout.agents, `${layout.evalQuestions}/`, `${layout.evalRuns}/`];
+}
+
+/**
+ * The notes a run retrieves from: what search returns by default (see {@link corpusExclusions}),
+ * readable as text, sorted by path, each with its resolved links and backlinks within the corpus
+ * (from `vault.linkGraph()`) and the time of the last commit that touched it (from the commit
+ * index; 0 when never committed). `commit` is HEAD ('' in a repository with no commit). The texts
+ * are the files on disk, which are HEAD's unless someone has uncommitted changes.
+ */
 export async function buildCorpus(vault: Vault): Promise<EvalCorpus> {
-  void vault;
-  throw new Error('not yet');
+  const excluded = corpusExclusions(vault.layout);
+  const graph = await vault.linkGraph();
+  const kept = graph.notes
+    .filter((note) => note.text !== null && !excluded.some((prefix) => note.path.startsWith(prefix)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const paths = new Set(kept.map((note) => note.path));
+  const commits = await vault.commits();
+  const notes: CorpusNote[] = kept.map((note) => {
+    const links = new Set<string>();
+    for (const link of note.links) {
+      if (link.target === '' || isExternalTarget(link.target)) continue;
+      const to = graph.resolver.resolve(link.target, note.path, link.kind);
+      if (to && to !== note.path && paths.has(to)) links.add(to);
+    }
+    const backlinks = new Set((graph.backlinks.get(note.path) ?? []).map((b) => b.from).filter((from) => paths.has(from)));
+    return {
+      path: note.path,
+      title: note.title,
+      aliases: stringsOf(note.frontmatter.aliases),
+      type: note.lucidType,
+      frontmatter: { ...note.frontmatter },
+      text: note.text ?? '',
+      links: [...links].sort(),
+      backlinks: [...backlinks].sort(),
+      committedAt: commits.historyOf(note.path, 1)[0]?.time ?? 0,
+    };
+  });
+  return { commit: (await headCommit(vault.repo)) ?? '', notes, byPath: new Map(notes.map((n) => [n.path, n])) };
 }

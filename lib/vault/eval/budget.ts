@@ -1,0 +1,98 @@
+import { tokenizeQuery } from '../search/query';
+import { BUDGET_TOKENS, CHARS_PER_TOKEN, type EvalCorpus, type RetrievedNote } from './types';
+
+/** A word as the search's tokenizer sees one (see search/query.ts). */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
+
+/** Tokens of a text at CHARS_PER_TOKEN characters a token, rounded up. */
+export function countTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** `text` cut to at most `max` UTF-16 units, never in the middle of a surrogate pair. */
+function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/**
+ * Where, in `text`, a window of `size` characters holds the most distinct question terms (then the
+ * most occurrences), the earliest such window winning; windows start at a term's line start, or at
+ * the term itself when its line starts too far back, so a passage reads from the beginning of a line.
+ */
+function bestWindowStart(text: string, terms: ReadonlySet<string>, size: number): number {
+  if (terms.size === 0 || text.length <= size) return 0;
+  const hits: { at: number; term: string }[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const term = match[0].toLowerCase();
+    if (terms.has(term)) hits.push({ at: match.index, term });
+  }
+  if (hits.length === 0) return 0;
+  let best = 0;
+  let bestDistinct = -1;
+  let bestCount = -1;
+  const starts = new Set<number>([0]);
+  // Hits come in text order, so line starts are found walking forward once.
+  let lineStart = 0;
+  let nextBreak = text.indexOf('\n');
+  for (const hit of hits) {
+    while (nextBreak !== -1 && nextBreak < hit.at) {
+      lineStart = nextBreak + 1;
+      nextBreak = text.indexOf('\n', lineStart);
+    }
+    starts.add(hit.at - lineStart <= size / 4 ? lineStart : hit.at);
+  }
+  // Two pointers over the hits: [lo, hi) are the hits inside the window starting at `start`.
+  const inside = new Map<string, number>();
+  let lo = 0;
+  let hi = 0;
+  for (const start of [...starts].sort((a, b) => a - b)) {
+    while (hi < hits.length && hits[hi].at + hits[hi].term.length <= start + size) {
+      inside.set(hits[hi].term, (inside.get(hits[hi].term) ?? 0) + 1);
+      hi += 1;
+    }
+    while (lo < hi && hits[lo].at < start) {
+      const left = (inside.get(hits[lo].term) ?? 1) - 1;
+      if (left === 0) inside.delete(hits[lo].term);
+      else inside.set(hits[lo].term, left);
+      lo += 1;
+    }
+    const count = hi - lo;
+    if (inside.size > bestDistinct || (inside.size === bestDistinct && count > bestCount)) {
+      best = start;
+      bestDistinct = inside.size;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * The k and budget cut every strategy goes through: the first k distinct ranked paths that are in
+ * the corpus, each given an equal share of the budget (budgetTokens / k tokens); a note's passage is
+ * its title line and the window of its text holding the most question terms, within its share.
+ * Never more than k notes nor more than `budgetTokens` tokens in total. Deterministic.
+ */
+export function cutToBudget(ranked: string[], question: string, corpus: EvalCorpus, k: number, budgetTokens: number = BUDGET_TOKENS): RetrievedNote[] {
+  const limit = Math.max(0, Math.floor(k));
+  if (limit === 0) return [];
+  const shareChars = Math.floor(Math.max(0, budgetTokens) / limit) * CHARS_PER_TOKEN;
+  const terms = new Set(tokenizeQuery(question));
+  const out: RetrievedNote[] = [];
+  const taken = new Set<string>();
+  for (const path of ranked) {
+    if (out.length === limit) break;
+    const note = corpus.byPath.get(path);
+    if (!note || taken.has(path)) continue;
+    taken.add(path);
+    const titleLine = cutAt(`# ${note.title}\n`, shareChars);
+    const room = shareChars - titleLine.length;
+    const start = room > 0 ? bestWindowStart(note.text, terms, room) : 0;
+    const passage = titleLine + (room > 0 ? cutAt(note.text.slice(start), room) : '');
+    out.push({ path, passage, tokens: countTokens(passage) });
+  }
+  return out;
+}
