@@ -9,7 +9,9 @@ import type { EvalKindRow, EvalSeries } from '@/lib/queries/eval';
 export function EvalKindChart({ metricName, series, rows }: { metricName: string; series: EvalSeries[]; rows: EvalKindRow[] }) {
   const data = rows.map((r) => ({
     kind: r.kind,
-    ...Object.fromEntries(series.flatMap((s, i) => [[`s${i}`, r.figures[s.strategy]?.mean ?? null] as const, [`e${i}`, whiskers(r.figures[s.strategy] ?? null)] as const])),
+    ...Object.fromEntries(
+      series.flatMap((s, i) => [[`s${i}`, r.figures[s.strategy]?.mean ?? null] as const, [`e${i}`, whiskers(r.figures[s.strategy] ?? null)] as const]),
+    ),
   }));
   return (
     <section aria-labelledby="eval-kinds-title" className="rounded-lg border border-stone-200 bg-white p-4" data-testid="eval-kinds">
@@ -29,7 +31,13 @@ export function EvalKindChart({ metricName, series, rows }: { metricName: string
               <Tooltip formatter={(value) => (typeof value === 'number' ? value.toFixed(3) : String(value))} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               {series.map((s, i) => (
-                <Bar key={s.strategy} dataKey={`s${i}`} name={s.label} fill={s.strategy === 'none' ? '#8c8c8c' : PALETTE[i % PALETTE.length]} isAnimationActive={false}>
+                <Bar
+                  key={s.strategy}
+                  dataKey={`s${i}`}
+                  name={s.label}
+                  fill={s.strategy === 'none' ? '#8c8c8c' : PALETTE[i % PALETTE.length]}
+                  isAnimationActive={false}
+                >
                   <ErrorBar dataKey={`e${i}`} width={3} stroke="#44403c" isAnimationActive={false} />
                 </Bar>
               ))}

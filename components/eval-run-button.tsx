@@ -70,7 +70,9 @@ export function EvalRunButton() {
           <div role="status" data-testid="eval-finished" className="text-green-900">
             <p>
               Evaluation finished
-              {mine.commit ? `: ${mine.runs.length} run ${mine.runs.length === 1 ? 'note' : 'notes'} in commit ${mine.commit.slice(0, 7)}.` : '; nothing new to write.'}
+              {mine.commit
+                ? `: ${mine.runs.length} run ${mine.runs.length === 1 ? 'note' : 'notes'} in commit ${mine.commit.slice(0, 7)}.`
+                : '; nothing new to write.'}
             </p>
             <ul>
               {mine.runs.map((r) => (

@@ -103,7 +103,11 @@ export function EvalStrategyChart({
           </thead>
           <tbody>
             {bars.map((b) => (
-              <tr key={`${b.run}:${b.strategy}`} className={`border-b border-stone-100 ${b.strategy === selected ? 'bg-sky-50' : ''}`} data-strategy={b.strategy}>
+              <tr
+                key={`${b.run}:${b.strategy}`}
+                className={`border-b border-stone-100 ${b.strategy === selected ? 'bg-sky-50' : ''}`}
+                data-strategy={b.strategy}
+              >
                 <th scope="row" className="py-1 pr-3 text-left font-normal">
                   <button
                     type="button"

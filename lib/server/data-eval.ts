@@ -1,14 +1,5 @@
 import 'server-only';
-import {
-  type EvalMetric,
-  type EvalRunRow,
-  listEvalRuns,
-  listQuestionSets,
-  type QuestionResult,
-  readRunResults,
-  summarize,
-  VaultError,
-} from '@/lib/vault';
+import { type EvalMetric, type EvalRunRow, listEvalRuns, listQuestionSets, type QuestionResult, readRunResults, summarize, VaultError } from '@/lib/vault';
 import { getVault } from './vault';
 
 // The evaluation page's reads: runs from their notes' front matter (every harness), intervals and
@@ -159,7 +150,10 @@ export function pickRun(runs: readonly EvalRunRow[], requested: string | undefin
   if (requested === undefined) return { run: fallback, problem: null };
   const run = runs.find((r) => r.path === requested);
   if (run) return { run, problem: null };
-  return { run: fallback, problem: `There is no evaluation run at "${requested.slice(0, 200)}"; showing ${fallback ? 'the newest run' : 'what there is'} instead.` };
+  return {
+    run: fallback,
+    problem: `There is no evaluation run at "${requested.slice(0, 200)}"; showing ${fallback ? 'the newest run' : 'what there is'} instead.`,
+  };
 }
 
 /**

@@ -10,7 +10,19 @@ vi.mock('../../lib/server/vault', () => ({ getVault: () => Promise.reject(new Er
 const { kindRows, missedQuestions, pickRun, runLines, strategyBars, strategyIntervals, strategyLabel } = await import('../../lib/server/data-eval');
 
 function row(path: string, over: Partial<EvalRunRow>): EvalRunRow {
-  return { path, date: '2026-11-20', time: '10:00', set: 'demo', questions: 4, k: 5, commit: 'c'.repeat(40), strategies: {}, harness: 'lucid', hasResults: true, ...over };
+  return {
+    path,
+    date: '2026-11-20',
+    time: '10:00',
+    set: 'demo',
+    questions: 4,
+    k: 5,
+    commit: 'c'.repeat(40),
+    strategies: {},
+    harness: 'lucid',
+    hasResults: true,
+    ...over,
+  };
 }
 
 function result(id: string, strategy: string, recall5: number, over: Partial<QuestionResult> = {}): QuestionResult {
@@ -22,7 +34,16 @@ function result(id: string, strategy: string, recall5: number, over: Partial<Que
     split: 'test',
     gold: [`notes/${id}.md`],
     retrieved: recall5 === 1 ? [`notes/${id}.md`, 'notes/other.md'] : ['notes/other.md', 'notes/else.md'],
-    metrics: { recall_at_1: recall5, recall_at_5: recall5, recall_at_10: recall5, mrr: recall5, ndcg_at_10: recall5, answer_containment: null, tokens: 100, latency_ms: 1 },
+    metrics: {
+      recall_at_1: recall5,
+      recall_at_5: recall5,
+      recall_at_10: recall5,
+      mrr: recall5,
+      ndcg_at_10: recall5,
+      answer_containment: null,
+      tokens: 100,
+      latency_ms: 1,
+    },
     ...over,
   };
 }
