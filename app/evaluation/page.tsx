@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { EvalEmpty } from '@/components/eval-empty';
 import { EvalKindChart } from '@/components/eval-kind-chart';
 import { EvalRunButton } from '@/components/eval-run-button';
@@ -5,6 +6,7 @@ import { EvalRunPicker } from '@/components/eval-run-picker';
 import { EvalRunsChart } from '@/components/eval-runs-chart';
 import { EvalStrategies } from '@/components/eval-strategies';
 import { PageHeader } from '@/components/page-header';
+import { noteHref } from '@/lib/markdown/hrefs';
 import { fetchEvaluation } from '@/lib/server/data-eval';
 
 export default async function EvaluationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -35,7 +37,10 @@ export default async function EvaluationPage({ searchParams }: { searchParams: P
           <EvalRunPicker runs={view.runs} selected={selected.path} metric={view.metric} metricChoices={view.metricChoices} />
           <p className="mb-4 text-sm text-stone-600" data-testid="eval-run-summary">
             Set <strong>{selected.set}</strong>, {selected.questions} questions, k = {selected.k}, run {selected.when}
-            {selected.harness === 'other' ? ' by another harness' : ''}.
+            {selected.harness === 'other' ? ' by another harness' : ''}.{' '}
+            <Link href={noteHref(selected.path)} className="text-blue-800 underline">
+              Its run note
+            </Link>
           </p>
           <EvalStrategies
             key={`${selected.path}:${view.metric}`}

@@ -1,5 +1,5 @@
 import 'server-only';
-import { type EvalMetric, type EvalRunRow, listEvalRuns, listQuestionSets, type QuestionResult, readRunResults, summarize, VaultError } from '@/lib/vault';
+import { bootstrapMean, type EvalMetric, type EvalRunRow, listEvalRuns, listQuestionSets, type QuestionResult, readRunResults, VaultError } from '@/lib/vault';
 import { getVault } from './vault';
 
 // The evaluation page's reads: runs from their notes' front matter (every harness), intervals and
@@ -227,9 +227,13 @@ export function runLines(runs: readonly EvalRunRow[], set: string, metric: Chart
 /** The kind a question is charted under: its template when it has one, else its kind. */
 const kindOf = (r: QuestionResult) => r.template ?? r.kind;
 
+/** The metric's mean and interval over the results, as `summarize` gives it for that one metric (the others are not drawn). */
 function figureOf(results: readonly QuestionResult[], metric: ChartMetric): EvalFigure | null {
-  const summary = summarize(results)[metric];
-  return summary ? { mean: summary.mean, low: summary.low, high: summary.high, n: summary.n } : null;
+  const values = results.filter((r) => !r.excluded).map((r) => r.metrics[metric]);
+  const numbers = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  if (numbers.length === 0) return null;
+  const { mean, low, high, n } = bootstrapMean(numbers);
+  return { mean, low, high, n };
 }
 
 /** Per strategy in a run's results: its figure for the metric with its interval (null when no question has a value). */

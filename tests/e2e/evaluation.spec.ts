@@ -7,6 +7,8 @@ import { EvaluationPage } from '../support/pages/evaluation';
 // JSON.parse, never through Lucid.
 
 type Vault = ReturnType<typeof e2eVault>;
+// The fields every run note has, some of which look like `<strategy>_<metric>` (budget_tokens).
+const FIXED = ['question_set', 'vault_commit', 'budget_tokens'];
 const METRICS = ['recall_at_1', 'recall_at_5', 'recall_at_10', 'mrr', 'ndcg_at_10', 'answer_containment', 'tokens', 'latency_ms'];
 
 interface RunNote {
@@ -26,7 +28,7 @@ function runNotes(vault: Vault): RunNote[] {
       const front = /^---\n([\s\S]*?)\n---\n/.exec(vault.read(path))?.[1] ?? '';
       const figures: Record<string, Record<string, number>> = {};
       for (const m of front.matchAll(/^([a-z0-9-]+)_([a-z0-9_]+): (.+)$/gm)) {
-        if (!METRICS.includes(m[2])) continue;
+        if (!METRICS.includes(m[2]) || FIXED.includes(`${m[1]}_${m[2]}`)) continue;
         figures[m[1]] ??= {};
         figures[m[1]][m[2]] = Number(m[3]);
       }

@@ -147,3 +147,13 @@ describe('the evaluation page data', () => {
     expect(strategyLabel('none')).toBe('no memory');
   });
 });
+
+describe('the intervals the page draws', () => {
+  it('are the ones summarize gives for that metric', async () => {
+    const { summarize } = await import('../../lib/vault/index');
+    const results = ['a', 'b', 'c', 'd', 'e'].map((id, i) => result(id, 'keyword', i % 2, { excluded: id === 'e' }));
+    const summary = summarize(results).recall_at_5;
+    expect(strategyIntervals(results, 'recall_at_5').keyword).toEqual({ mean: summary?.mean, low: summary?.low, high: summary?.high, n: summary?.n });
+    expect(summary?.n).toBe(4);
+  });
+});
