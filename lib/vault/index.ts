@@ -57,7 +57,7 @@ export { summarizeActivity, type ActivitySummary } from './activity/summary';
 export { renderReport, renderWeekReport, writeReport } from './activity/report';
 export * from './activity/session-detail';
 export * from './eval/types';
-export { parseQuestionSet, serializeQuestionSet, listQuestionSets, readQuestionSet, splitFor } from './eval/questions';
+export { parseQuestionSet, serializeQuestionSet, listQuestionSets, readQuestionSet, splitFor, questionSetPath } from './eval/questions';
 export { leakOf } from './eval/leak';
 export { buildCorpus } from './eval/corpus';
 export { runEvaluation, evaluateSet, type EvalRunOptions, type SetRun } from './eval/run';

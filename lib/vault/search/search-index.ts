@@ -102,6 +102,9 @@ export const SEARCH_SCHEMA_VERSION = 2;
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
 const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/', 'AGENTS.md']);
 
+/** How the index splits and stems words (FTS5 `tokenize`): anything that must match as search matches uses it. */
+export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
+
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 /**
@@ -458,7 +461,7 @@ function createIndexTables(db: Database.Database): void {
     );
     CREATE VIRTUAL TABLE notes_fts USING fts5(
       title, aliases, headings, tags, fields, body,
-      tokenize = 'porter unicode61 remove_diacritics 2'
+      tokenize = '${FTS_TOKENIZE}'
     );
   `);
 }
