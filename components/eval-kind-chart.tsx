@@ -19,7 +19,7 @@ export function EvalKindChart({ metricName, series, rows }: { metricName: string
         {metricName} by kind of question
       </h2>
       {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-stone-600">This run has no per-question results (it comes from another harness), so it cannot be split by kind.</p>
+        <p className="mt-2 text-sm text-stone-600">This run has no per-question results file (other harnesses write none), so it cannot be split by kind of question.</p>
       ) : (
         <>
           <p className="mb-2 text-sm text-stone-600">Each kind&apos;s questions scored on their own, with 95% intervals.</p>
