@@ -67,3 +67,7 @@ export { scoreQuestion, summarize } from './eval/metrics';
 export { bootstrapMean, bootstrapDifference, mulberry32, BOOTSTRAP_SEED, BOOTSTRAP_RESAMPLES, type BootstrapOptions } from './eval/bootstrap';
 export { foldText, containsWords } from './eval/leak';
 export { corpusExclusions } from './eval/corpus';
+export { renderRunNote, runNotePath, runResultsPath, kindOf, serializeResults, type RunNoteInput } from './eval/run-note';
+export { strategyMetrics } from './eval/runs';
+export { MAX_K, noQuestionsHint } from './eval/run';
+export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
