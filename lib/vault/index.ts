@@ -71,3 +71,12 @@ export { renderRunNote, runNotePath, runResultsPath, kindOf, serializeResults, t
 export { strategyMetrics } from './eval/runs';
 export { MAX_K, noQuestionsHint } from './eval/run';
 export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
+export {
+  generateQuestions,
+  writeQuestionSet,
+  DEFAULT_GENERATED_SET,
+  DEFAULT_MAX_QUESTIONS,
+  type GenerateOptions,
+  type GeneratedSet,
+  type RefusedQuestion,
+} from './eval/generate';

@@ -1,0 +1,13 @@
+/** The templates, in the order a set lists them: typed notes first, then mined ones. */
+export const TEMPLATES = ['superseded-by', 'project-decision', 'owner', 'last-session', 'skill-trigger', 'two-hop', 'heading', 'link-context'] as const;
+export type TemplateName = (typeof TEMPLATES)[number];
+
+/** A question a template proposes, before the leak rule, dedupe and caps. */
+export interface Candidate {
+  template: TemplateName;
+  kind: 'template' | 'mined';
+  /** Ways to ask it, best first; the first that gives nothing away is used. */
+  phrasings: string[];
+  gold: string[];
+  answers: string[];
+}

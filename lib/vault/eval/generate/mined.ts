@@ -1,0 +1,109 @@
+import { isExternalTarget, locateBodyLinks } from '../../notes/links';
+import { foldText } from '../leak';
+import type { Candidate } from './candidate';
+import { cleanHeading, headingQuestions, plainer, unique } from './phrasing';
+import type { GenerateSource, SourceNote } from './source';
+import { clip, isContentWord, plainText, wordsIn } from './words';
+
+/** A heading that several notes share ("Context", "Links") is a template's, and names no one note. */
+const SHARED_HEADING_NOTES = 3;
+/** A heading of one word needs that word to be this rare (in notes) to mean one place. */
+const RARE_WORD_NOTES = 3;
+
+/**
+ * Questions from headings, in their question form ("Installing the plugin" → "How do I install
+ * the plugin?"). Gold: the note holding the heading. Headings several notes share, headings that
+ * say too little and long ones (sentences) are left out.
+ */
+export function headingCandidates(source: GenerateSource, notes: SourceNote[]): Candidate[] {
+  const shared = new Map<string, number>();
+  for (const note of source.notes) {
+    for (const key of new Set(note.headings.map((h) => foldText(cleanHeading(h.text))))) shared.set(key, (shared.get(key) ?? 0) + 1);
+  }
+  const out: Candidate[] = [];
+  for (const note of notes) {
+    const seen = new Set<string>();
+    for (const heading of note.headings) {
+      const text = cleanHeading(heading.text);
+      const key = foldText(text);
+      if (key === '' || seen.has(key)) continue;
+      seen.add(key);
+      if ((shared.get(key) ?? 0) >= SHARED_HEADING_NOTES) continue;
+      const words = wordsIn(text);
+      const content = words.filter(isContentWord);
+      if (words.length > 12 || content.length === 0) continue;
+      if (content.length === 1 && (source.df.get(content[0].toLowerCase()) ?? 0) > RARE_WORD_NOTES) continue;
+      const phrasings = headingQuestions(heading.text);
+      if (phrasings.length === 0) continue;
+      out.push({ template: 'heading', kind: 'mined', phrasings, gold: [note.path], answers: [] });
+    }
+  }
+  return out;
+}
+
+/** Where the sentence holding `[start, end)` begins and ends within its line of `body`. */
+function sentenceAround(body: string, start: number, end: number): { from: number; to: number } {
+  const lineStart = body.lastIndexOf('\n', start - 1) + 1;
+  let lineEnd = body.indexOf('\n', end);
+  if (lineEnd < 0) lineEnd = body.length;
+  let from = lineStart;
+  const before = body.slice(lineStart, start);
+  const stop = Math.max(before.lastIndexOf('. '), before.lastIndexOf('! '), before.lastIndexOf('? '));
+  if (stop >= 0) from = lineStart + stop + 2;
+  const after = body.slice(end, lineEnd);
+  const next = after.search(/[.!?](?:\s|$)/);
+  const to = next >= 0 ? end + next + 1 : lineEnd;
+  return { from, to };
+}
+
+/**
+ * Questions from the text around links: the sentence holding `[[X]]`, with the link taken out,
+ * becomes "What does this refer to: …?", whose gold is X. Embeds, links to the note itself, to
+ * files that are not notes of the source, links in tables and sentences of fewer than three
+ * content words are left out.
+ */
+export function linkContextCandidates(source: GenerateSource, notes: SourceNote[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const note of notes) {
+    for (const located of safeLinks(note.body)) {
+      const { link } = located;
+      if (link.embed || link.target === '' || isExternalTarget(link.target)) continue;
+      const target = source.resolve(link.target, note.path);
+      if (!target || target.path === note.path) continue;
+      const { from, to } = sentenceAround(note.body, located.start, located.end);
+      const raw = note.body.slice(from, to);
+      if (/^\s*\|/.test(raw) || raw.includes('```')) continue;
+      const context = clip(
+        plainText(`${note.body.slice(from, located.start)} … ${note.body.slice(located.end, to)}`)
+          .replace(/^[\s>*+#-]+/, '')
+          .replace(/\s+([,.;:!?])/g, '$1')
+          .replace(/[.!?]+$/, ''),
+        200,
+      );
+      const content = wordsIn(context.replace('…', ' ')).filter(isContentWord);
+      if (content.length < 3) continue;
+      out.push({
+        template: 'link-context',
+        kind: 'mined',
+        phrasings: unique([plainer(`What does this refer to: ${context}?`), `What does this refer to: ${context}?`, `Which note fits the gap in: ${context}?`]),
+        gold: [target.path],
+        answers: [],
+      });
+    }
+  }
+  return out;
+}
+
+function safeLinks(body: string): ReturnType<typeof locateBodyLinks> {
+  try {
+    return locateBodyLinks(body);
+  } catch {
+    return [];
+  }
+}
+
+/** Mined questions from the notes that are none of Lucid's types. */
+export function minedCandidates(source: GenerateSource): Candidate[] {
+  const untyped = source.notes.filter((n) => n.type === null);
+  return [...headingCandidates(source, untyped), ...linkContextCandidates(source, untyped)];
+}
