@@ -39,7 +39,8 @@ export function EvalStrategyChart({
       {charted.length === 0 ? (
         <p className="text-sm text-stone-600">No strategy of this run has a {metricName} figure.</p>
       ) : (
-        <div aria-hidden="true">
+        // The whiskers are drawn over the bars: clicks go through them to the bar.
+        <div aria-hidden="true" className="[&_.recharts-errorBar]:pointer-events-none">
           <BarChart responsive style={{ width: '100%', height: 280 }} data={rows} margin={{ top: 8, right: 8, bottom: 24, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="label" tick={{ fontSize: 12 }} interval={0} angle={-25} textAnchor="end" />

@@ -77,10 +77,10 @@ test('the charts render, each with the table of its numbers, without console err
   const evaluation = new EvaluationPage(page);
   await evaluation.open();
   for (const section of [evaluation.strategies, evaluation.runs, evaluation.kinds]) await expect(section.locator('svg.recharts-surface').first()).toBeVisible();
-  await expect(evaluation.strategies.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(evaluation.strategies.locator('.recharts-bar-rectangle').filter({ visible: true }).first()).toBeVisible();
   await expect(evaluation.strategies.locator('.recharts-errorBar').first()).toBeAttached();
-  await expect(evaluation.runs.locator('.recharts-line').first()).toBeVisible();
-  await expect(evaluation.kinds.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(evaluation.runs.locator('.recharts-line').filter({ visible: true }).first()).toBeVisible();
+  await expect(evaluation.kinds.locator('.recharts-bar-rectangle').filter({ visible: true }).first()).toBeVisible();
   await expect(evaluation.row('none')).toContainText('no memory');
   await expect(page.getByTestId('eval-runs-table')).toBeVisible();
   await expect(page.getByTestId('eval-kinds-table')).toBeVisible();
@@ -119,43 +119,62 @@ test("a run's figures are its note's front matter, other harnesses' strategies a
   await expect(evaluation.mean('keyword')).toHaveText(newest.figures.keyword.mrr.toFixed(3));
 });
 
-test('picking a strategy by its row or its bar lists the questions it missed, as its results file says', async ({ page }) => {
+test('picking a strategy by its bar or its row lists the questions it missed, as its results file says', async ({ page }) => {
   const vault = e2eVault();
-  const { newest, other } = demoRuns(vault);
-  const lines = results(vault, newest.path);
+  // A run and a strategy (with memory, above zero so its bar has a height) that missed questions.
+  const candidates = runNotes(vault)
+    .filter((n) => n.hasResults)
+    .reverse()
+    .flatMap((n) => Object.keys(n.figures).map((strategy) => ({ note: n, strategy, lines: results(vault, n.path) })));
+  const pick = candidates.find(
+    ({ note, strategy, lines }) =>
+      strategy !== 'none' &&
+      note.figures[strategy].recall_at_5 > 0 &&
+      lines.some((l) => l.strategy === strategy && !l.excluded && (l.metrics.recall_at_5 ?? 0) < 1),
+  );
+  expect(pick).toBeDefined();
+  const { note, strategy, lines } = pick as NonNullable<typeof pick>;
   const evaluation = new EvaluationPage(page);
-  await evaluation.open({ run: newest.path });
+  await evaluation.open({ run: note.path });
 
-  await evaluation.pick('keyword');
-  const scored = lines.filter((l) => l.strategy === 'keyword' && !l.excluded);
+  // Its bar: the chart draws the strategies that have a figure, in the table's order.
+  const charted = await page
+    .getByTestId('eval-strategies-table')
+    .locator('tr[data-strategy]')
+    .evaluateAll((rows) => rows.filter((r) => r.querySelector('[data-testid="eval-mean"]')?.textContent !== '—').map((r) => r.getAttribute('data-strategy')));
+  await evaluation.strategies.locator('.recharts-bar-rectangle').nth(charted.indexOf(strategy)).click();
+  await expect(evaluation.row(strategy).getByRole('button')).toHaveAttribute('aria-pressed', 'true');
+  const scored = lines.filter((l) => l.strategy === strategy && !l.excluded);
   const missed = scored.filter((l) => (l.metrics.recall_at_5 ?? 0) < 1);
-  expect(missed.length).toBeGreaterThan(0);
-  await expect(evaluation.missed.getByRole('heading', { name: 'Questions keyword missed' })).toBeVisible();
+  await expect(evaluation.missed.getByRole('heading', { name: `Questions ${strategy} missed` })).toBeVisible();
   await expect(page.getByTestId('eval-missed-count')).toContainText(`${missed.length} of ${scored.length} questions`);
   await expect(evaluation.missed.locator('li[data-question]')).toHaveCount(missed.length);
   const first = missed[0];
   const item = evaluation.missedQuestion(first.question_id);
-  for (const gold of first.gold)
-    await expect(item.getByRole('list', { name: `Gold notes of ${first.question_id}` }).getByRole('link', { name: gold })).toHaveAttribute(
+  for (const gold of first.gold) {
+    await expect(item.getByRole('list', { name: `Gold notes of ${first.question_id}` }).getByRole('link', { name: gold, exact: true })).toHaveAttribute(
       'href',
       noteHref(gold),
     );
-  for (const path of first.retrieved.filter((p) => !first.gold.includes(p))) {
-    await expect(item.getByRole('list', { name: `Retrieved for ${first.question_id}` }).getByRole('link', { name: path })).toHaveAttribute(
+  }
+  const instead = first.retrieved.filter((p) => !first.gold.includes(p));
+  for (const path of instead) {
+    await expect(item.getByRole('list', { name: `Retrieved for ${first.question_id}` }).getByRole('link', { name: path, exact: true })).toHaveAttribute(
       'href',
       noteHref(path),
     );
   }
-  await expect(page).toHaveURL(/strategy=keyword/);
+  await expect(page).toHaveURL(new RegExp(`strategy=${strategy}`));
 
-  // The first bar is no memory: it misses every question.
-  await evaluation.strategies.locator('.recharts-bar-rectangle').first().click();
-  await expect(evaluation.row('none').getByRole('button')).toHaveAttribute('aria-pressed', 'true');
+  // No memory, by its row: it misses every question.
+  await evaluation.pick('none');
   const none = lines.filter((l) => l.strategy === 'none' && !l.excluded);
   await expect(page.getByTestId('eval-missed-count')).toContainText(`${none.length} of ${none.length} questions`);
 
-  // Another harness's strategy has no per-question results, and says so.
+  // Another harness's strategy, alongside a run of its set, has no per-question results, and says so.
+  const { newest, other } = demoRuns(vault);
   const theirs = Object.keys(other[other.length - 1].figures).find((s) => !(s in newest.figures)) as string;
+  await evaluation.open({ run: newest.path });
   await evaluation.pick(theirs);
   await expect(evaluation.missed).toContainText(`No per-question results for ${theirs}`);
 });
