@@ -63,7 +63,8 @@ its own strategy names and metrics as \`<strategy>_<metric>\` fields; it needs n
 }
 
 async function evaluate(run: DemoRun, actor: string): Promise<string> {
-  const result = await runEvaluation(run.vault, { actor, now: run.time() });
+  // The demo clock stands still during the run: latencies are 0 ms, and the same anchor gives the same bytes.
+  const result = await runEvaluation(run.vault, { actor, now: run.time(), timer: () => run.clock().getTime() });
   if (!result.commit || result.runs.length === 0) throw new Error('demo script: the evaluation wrote no run');
   run.committed({ actor, op: 'eval', path: result.runs[0].notePath, reason: `evaluation of ${result.runs.map((r) => r.set).join(', ')}` });
   return result.commit;
