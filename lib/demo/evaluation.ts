@@ -6,7 +6,7 @@ import type { DemoRun } from './run';
 /** The set the demo generates beside its hand-written one. */
 const GENERATED_SET = 'generated';
 /** Generated questions at most: enough for intervals per kind, few enough to keep `lucid demo` quick. */
-const GENERATED_MAX = 60;
+const GENERATED_MAX = 40;
 
 /**
  * A person generates a question set from the vault's typed notes (as `lucid eval generate` does),
