@@ -19,14 +19,16 @@ export function EvalKindChart({ metricName, series, rows }: { metricName: string
         {metricName} by kind of question
       </h2>
       {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-stone-600">This run has no per-question results file (other harnesses write none), so it cannot be split by kind of question.</p>
+        <p className="mt-2 text-sm text-stone-600">
+          This run has no per-question results file (other harnesses write none), so it cannot be split by kind of question.
+        </p>
       ) : (
         <>
           <p className="mb-2 text-sm text-stone-600">Each kind&apos;s questions scored on their own, with 95% intervals.</p>
           <div aria-hidden="true">
             <BarChart responsive style={{ width: '100%', height: 260 }} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="kind" tick={{ fontSize: 11 }} interval={0} />
+              <XAxis dataKey="kind" tick={{ fontSize: 11 }} interval={0} angle={-25} textAnchor="end" height={56} />
               <YAxis domain={[0, 1]} tick={{ fontSize: 12 }} />
               <Tooltip formatter={(value) => (typeof value === 'number' ? value.toFixed(3) : String(value))} />
               <Legend wrapperStyle={{ fontSize: 12 }} />

@@ -25,7 +25,7 @@ export function EvalRunsChart({ set, metricName, series, points }: { set: string
         <div aria-hidden="true">
           <LineChart responsive style={{ width: '100%', height: 260 }} data={rows} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="when" tick={{ fontSize: 11 }} />
+            <XAxis dataKey="when" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
             <YAxis domain={[0, 1]} tick={{ fontSize: 12 }} />
             <Tooltip formatter={(value) => (typeof value === 'number' ? value.toFixed(3) : String(value))} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
