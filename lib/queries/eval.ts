@@ -7,8 +7,6 @@ const EVAL_POLL_MS = 1_000;
 
 /** A run started from the page, as its status comes back. */
 export type EvalJobData = NonNullable<Extract<Awaited<ReturnType<typeof evalJobStatusAction>>, { ok: true }>['data']>;
-/** A strategy's missed questions in one run. */
-export type MissedData = Extract<Awaited<ReturnType<typeof evalMissedAction>>, { ok: true }>['data'];
 
 /** The keys of the evaluation page's queries. */
 export const evalKeys = {
@@ -41,4 +39,4 @@ export async function startEvalRun(): Promise<{ job: EvalJobData; started: boole
   return unwrapAction(await startEvalRunAction({}));
 }
 
-export type { EvalFigure, EvalKindRow, EvalLinePoint, EvalRunChoice, EvalSeries, EvalStrategyBar, EvaluationView } from '@/lib/server/data-eval';
+export type { EvalFigure, EvalKindRow, EvalLinePoint, EvalRunChoice, EvalSeries, EvalStrategyBar } from '@/lib/server/data-eval';
