@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_GENERATED_SET, DEFAULT_MAX_QUESTIONS, generateQuestions, questionSetPath, writeQuestionSet } from '../lib/vault/index';
 import { openCliVault, printJson, UsageError, type Io } from './shared';
 
@@ -16,31 +15,29 @@ export const evalGenerateUsage =
   `  --max N     questions at most (default ${DEFAULT_MAX_QUESTIONS}), shared out between templates\n` +
   '  --json      print the counts, the questions and every refused question with why';
 
-/** `lucid eval generate`: argv after the sub-verb in, exit code out. */
-export async function evalGenerate(io: Io, args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      vault: { type: 'string', short: 'v' },
-      set: { type: 'string' },
-      max: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: false,
-    strict: true,
-  });
-  if (values.help) {
-    io.out(evalGenerateUsage);
-    return 0;
-  }
+type Values = Record<string, string | boolean | undefined>;
+
+/** The options `eval generate` adds to the `eval` verb's (main.ts parses them; --vault, --set and --json are shared). */
+export const evalGenerateOptions = { max: { type: 'string' as const } };
+
+const OWN_OPTIONS = new Set(['vault', 'set', 'json', 'help', ...Object.keys(evalGenerateOptions)]);
+
+/**
+ * `lucid eval generate`: derives a question set and commits it; `values` are the `eval` verb's
+ * parsed flags, `args` what follows the sub-verb (nothing).
+ */
+export async function evalGenerate(io: Io, values: Values, args: string[] = []): Promise<number> {
+  const foreign = Object.keys(values).find((key) => values[key] !== undefined && !OWN_OPTIONS.has(key));
+  if (foreign) throw new UsageError(`eval generate does not take --${foreign}`, 'its options are --vault, --set, --max and --json');
+  if (args.length > 0) throw new UsageError(`eval generate takes no arguments, not "${args[0]}"`, 'name the set with --set');
+  if (typeof values.set === 'string' && values.set.includes(',')) throw new UsageError('eval generate writes one set: give one name to --set');
   let max: number | undefined;
   if (values.max !== undefined) {
-    max = Number(values.max);
-    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a whole number of questions, 1 or more, not "${values.max}"`);
+    max = typeof values.max === 'string' && /^\d+$/.test(values.max) ? Number(values.max) : Number.NaN;
+    if (!Number.isInteger(max) || max < 1) throw new UsageError(`--max must be a whole number of questions, 1 or more, not "${String(values.max)}"`);
   }
-  const set = values.set ?? DEFAULT_GENERATED_SET;
-  const vault = await openCliVault(io, values.vault);
+  const set = typeof values.set === 'string' ? values.set : DEFAULT_GENERATED_SET;
+  const vault = await openCliVault(io, values.vault as string | undefined);
   try {
     const path = questionSetPath(vault, set);
     const generated = await generateQuestions(vault, { set, max });
@@ -85,7 +82,8 @@ export async function evalGenerate(io: Io, args: string[]): Promise<number> {
       io.out(`${generated.refused.length} refused: ${[...refusedWhy].map(([why, n]) => `${n} ${why}`).join('; ')} (--json lists them).`);
     }
     if (generated.capped > 0) io.out(`${generated.capped} more left out so that no kind of question swamps the set (raise --max for more).`);
-    if (generated.skipped.length > 0) io.out(`${generated.skipped.length} notes skipped: their front matter does not parse (lucid lint shows why).`);
+    const skipped = generated.skipped.length;
+    if (skipped > 0) io.out(`${skipped} ${skipped === 1 ? 'note' : 'notes'} skipped: front matter that does not parse (lucid lint shows why).`);
     if (written) io.out(`Wrote ${path} (commit ${written.commit.slice(0, 7)}, edit ${written.editId}).`);
     else io.out(`${path} already holds this set; nothing changed, no commit.`);
     io.out(`Next: lucid eval run --vault ${vault.root} --set ${set}`);

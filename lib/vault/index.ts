@@ -60,23 +60,16 @@ export * from './eval/types';
 export { parseQuestionSet, serializeQuestionSet, listQuestionSets, readQuestionSet, splitFor, questionSetPath } from './eval/questions';
 export { leakOf } from './eval/leak';
 export { buildCorpus } from './eval/corpus';
-export { runEvaluation, evaluateSet, type EvalRunOptions, type SetRun } from './eval/run';
-export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
-export { cutToBudget, countTokens } from './eval/budget';
+export { cutToBudget } from './eval/budget';
 export { scoreQuestion, summarize } from './eval/metrics';
-export { bootstrapMean, bootstrapDifference, mulberry32, BOOTSTRAP_SEED, BOOTSTRAP_RESAMPLES, type BootstrapOptions } from './eval/bootstrap';
-export { foldText, containsWords } from './eval/leak';
-export { corpusExclusions } from './eval/corpus';
-export { renderRunNote, runNotePath, runResultsPath, kindOf, serializeResults, type RunNoteInput } from './eval/run-note';
-export { strategyMetrics } from './eval/runs';
-export { MAX_K, noQuestionsHint } from './eval/run';
+export { bootstrapMean, bootstrapDifference, mulberry32 } from './eval/bootstrap';
+export { runEvaluation, evaluateSet, MAX_K, type EvalRunOptions, type SetRun } from './eval/run';
+export { kindOf } from './eval/run-note';
+export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
 export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
 export {
   generateQuestions,
   writeQuestionSet,
   DEFAULT_GENERATED_SET,
   DEFAULT_MAX_QUESTIONS,
-  type GenerateOptions,
-  type GeneratedSet,
-  type RefusedQuestion,
 } from './eval/generate';

@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EvalProgress,
+  defaultStrategies,
   initVault,
   listEvalRuns,
+  openVault,
   readRunResults,
   runEvaluation,
   type Strategy,
@@ -10,7 +14,7 @@ import {
   validateFrontmatter,
   parseFrontmatter,
 } from '../../lib/vault';
-import { makeTempVault, type TempVault, TEST_PERSON } from '../support/temp-vault';
+import { makeTempVault, steppingClock, type TempVault, TEST_PERSON } from '../support/temp-vault';
 
 /** The runner on a fresh vault: one commit per run, deterministic results, its notes read back. */
 
@@ -120,6 +124,7 @@ describe('runEvaluation', () => {
     expect(parsed.data).toMatchObject({
       type: 'eval-run',
       date: '2026-11-20',
+      updated: '2026-11-20',
       question_set: 'team',
       questions: 4,
       k: 5,
@@ -136,9 +141,11 @@ describe('runEvaluation', () => {
     expect(typeof parsed.data.search_latency_ms).toBe('number');
     expect(text).toContain('| strategy | recall@1 | recall@5 (95% interval) | recall@10 | MRR | nDCG@10 | answer containment | tokens | latency ms |');
     expect(text).toMatch(/\n\| fixed \| 0\.33 \| 0\.67 \(0\.00–1\.00\) \| 0\.67 \| 0\.50 \| /);
+    expect(text).toContain('With k = 5, recall@10 and nDCG@10 see only the 5 notes retrieved.');
     expect(text).toContain('## Recall@5 by kind of question');
     expect(text).toContain('| owner | 1 | 1.00 (1.00–1.00) | 1.00 (1.00–1.00) |');
     expect(text).toContain('| hand | 2 | 1.00 (1.00–1.00) | 0.00 (0.00–0.00) |');
+    expect(text).not.toContain('a gold note that is not in the vault');
     expect(text).toContain("Left out, as paraphrased with the strategy's own thesaurus: 1 for fixed.");
   });
 
@@ -175,12 +182,17 @@ describe('runEvaluation', () => {
   });
 
   it('runs every set that has questions by default, all in one commit', async () => {
-    tv.write('evals/questions/other.jsonl', `${JSON.stringify(QUESTIONS[0])}\n`);
+    tv.write(
+      'evals/questions/other.jsonl',
+      `${JSON.stringify(QUESTIONS[0])}\n${JSON.stringify({ ...QUESTIONS[1], id: 'gone', gold: ['notes/deleted.md'] })}\n`,
+    );
     tv.git(['add', '-A']);
     tv.git(['commit', '-q', '-m', 'other set']);
     const before = tv.commitCount();
     const both = await runEvaluation(vault, { strategies: [searchStrategy] });
     expect(both.runs.map((r) => r.set)).toEqual(['other', 'team']);
+    expect(both.runs.map((r) => r.missingGold)).toEqual([['gone'], []]);
+    expect(tv.read(both.runs[0].notePath)).toContain('1 question names a gold note that is not in the vault, scored as a miss by every strategy: gone.');
     expect(tv.commitCount()).toBe(before + 1);
     const files = tv.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n');
     expect(files).toHaveLength(5);
@@ -194,6 +206,7 @@ describe('runEvaluation', () => {
     await expect(runEvaluation(vault, { strategies: [searchStrategy], sets: ['nope'] })).rejects.toThrow(
       /no question set "nope".*lucid eval generate --set nope/,
     );
+    await expect(runEvaluation(vault, { strategies: [searchStrategy], sets: ['../team'] })).rejects.toThrow(/"\.\.\/team" is not a question set name/);
     await expect(runEvaluation(vault, { strategies: [searchStrategy], k: 0 })).rejects.toThrow(/k must be a whole number from 1 to 100/);
     const bare = makeTempVault({ 'a.md': '# A\n' });
     try {
@@ -246,4 +259,54 @@ describe('listEvalRuns', () => {
     expect(Object.keys(lucid[1].strategies)).toEqual(['search', 'fixed']);
     expect(await readRunResults(vault, 'evals/runs/2026-11-25-llm.md')).toEqual([]);
   });
+});
+
+describe('determinism', () => {
+  it('gives the same results file on two copies of a vault, with every default strategy, apart from latency', async () => {
+    const words = ['ledger', 'invoice', 'queue', 'retry', 'billing', 'postgres', 'cache', 'deploy', 'review', 'budget', 'audit', 'tenant'];
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 36; i += 1) {
+      const about = [words[i % 12], words[(i * 5 + 3) % 12], words[(i * 7 + 1) % 12]];
+      const link = i > 0 ? ` See [[notes/n${i - 1}]].` : '';
+      files[`notes/n${i}.md`] = `# Note ${i} on ${about[0]}\n\nThe ${about[0]} work touches the ${about[1]} and the ${about[2]}.${link}\n`;
+    }
+    const original = makeTempVault(files);
+    try {
+      await initVault({ dir: original.root, env: original.env });
+      const questions = words.map((w, i) => ({
+        id: `q${i}`,
+        question: `Where is the ${w} handled together with the ${words[(i + 4) % 12]}?`,
+        gold: [`notes/n${i}.md`],
+        answers: [w],
+        kind: 'hand',
+        split: i % 2 ? 'dev' : 'test',
+      }));
+      original.write('evals/questions/gen.jsonl', `${questions.map((q) => JSON.stringify(q)).join('\n')}\n`);
+      original.git(['add', '-A']);
+      original.git(['commit', '-q', '-m', 'questions']);
+      const roots = [original.root];
+      for (const label of ['copy-a', 'copy-b']) {
+        const root = path.join(original.tempDir(label), 'vault');
+        fs.cpSync(original.root, root, { recursive: true });
+        fs.rmSync(path.join(root, '.lucid'), { recursive: true, force: true });
+        roots.push(root);
+      }
+      // Fresh copies (new mtimes, no search index): nothing may depend on file times or on an index's history.
+      const texts: string[] = [];
+      for (const root of roots.slice(1)) {
+        const v = await openVault({ root, env: original.env, clock: steppingClock(new Date(2026, 10, 20, 9, 0), 1000) });
+        try {
+          const run = await runEvaluation(v, { now: new Date(2026, 10, 20, 9, 0) });
+          expect(run.runs[0].summary.keyword).toBeDefined();
+          texts.push(fs.readFileSync(path.join(root, run.runs[0].resultsPath), 'utf8'));
+        } finally {
+          v.close();
+        }
+      }
+      expect(texts[0].split('\n').length).toBe(defaultStrategies().length * questions.length + 1);
+      expect(withoutLatency(texts[1])).toEqual(withoutLatency(texts[0]));
+    } finally {
+      original.cleanup();
+    }
+  }, 120_000);
 });

@@ -18,6 +18,7 @@ describe('leakOf: questions that give their answer away are refused, and only th
     expect(leakOf('Which database replaced MySQL with Postgres?', [{ title: 'Database pick', aliases: [] }], ['Postgres'])).toBe(
       'contains the answer "Postgres"',
     );
+    expect(leakOf("Who is Ada's manager?", [{ title: 'Team', aliases: [] }], ['Ada'])).toBe('contains the answer "Ada"');
     expect(leakOf('Did we drop postgres?', [{ title: 'Database pick', aliases: [] }], ['Postgres'])).toBe('contains the answer "Postgres"');
   });
 

@@ -2,9 +2,9 @@ import { VaultError } from '../errors';
 import type { MetricSummary } from './types';
 
 /** The seed every run's bootstrap starts from, so the same results give the same intervals. */
-export const BOOTSTRAP_SEED = 17;
+const BOOTSTRAP_SEED = 17;
 /** Resamples per interval. */
-export const BOOTSTRAP_RESAMPLES = 2000;
+const BOOTSTRAP_RESAMPLES = 2000;
 
 /** How a bootstrap is drawn. */
 export interface BootstrapOptions {

@@ -5,7 +5,7 @@ import { BUDGET_TOKENS, CHARS_PER_TOKEN, type EvalCorpus, type RetrievedNote } f
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
 
 /** Tokens of a text at CHARS_PER_TOKEN characters a token, rounded up. */
-export function countTokens(text: string): number {
+function countTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 

@@ -20,6 +20,8 @@ export interface RunNoteInput {
   results: QuestionResult[];
   /** Where the per-question results are (named in the note). */
   resultsPath: string;
+  /** Ids of questions whose gold notes are not all in the vault (optional). */
+  missingGold?: string[];
 }
 
 /** `YYYY-MM-DD-HHMM` in the vault clock's local time. */
@@ -103,7 +105,7 @@ function recallRows(input: RunNoteInput, groups: [string, (q: EvalQuestion) => b
 }
 
 /**
- * A run note: front matter of type eval-run (date, created, question_set, questions, vault_commit, k,
+ * A run note: front matter of type eval-run (date, created, updated, question_set, questions, vault_commit, k,
  * budget_tokens, `harness: lucid`, and `<strategy>_<metric>` means rounded to 4 places) and a body
  * Obsidian renders: every strategy's metrics (recall@5 with its 95% bootstrap interval), recall@5 by
  * kind of question and by split, and which questions were left out for which strategy.
@@ -113,6 +115,7 @@ export function renderRunNote(input: RunNoteInput): string {
     type: 'eval-run',
     date: formatDate(input.now),
     created: formatTime(input.now),
+    updated: formatDate(input.now),
     question_set: input.set,
     questions: input.questions.length,
     vault_commit: input.commit || 'none',
@@ -138,6 +141,7 @@ export function renderRunNote(input: RunNoteInput): string {
     `|---|${HEADERS.map(() => '---:').join('|')}|`,
     ...input.strategies.map((name) => `| ${cell(name)} | ${HEADERS.map(([metric, , show]) => show(input.summary[name]?.[metric])).join(' | ')} |`),
   ];
+  if (input.k < 10) lines.push('', `With k = ${input.k}, recall@10 and nDCG@10 see only the ${input.k} notes retrieved.`);
   const header = [`| | questions | ${input.strategies.map(cell).join(' | ')} |`, `|---|---:|${input.strategies.map(() => '---:').join('|')}|`];
   const kinds = [...new Set(input.questions.map(kindOf))].sort();
   lines.push(
@@ -165,6 +169,14 @@ export function renderRunNote(input: RunNoteInput): string {
     .filter(([, n]) => n > 0);
   if (excluded.length > 0) {
     lines.push('', `Left out, as paraphrased with the strategy's own thesaurus: ${excluded.map(([name, n]) => `${n} for ${name}`).join(', ')}.`);
+  }
+  const missing = input.missingGold ?? [];
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 20).join(', ');
+    lines.push(
+      '',
+      `${missing.length} question${missing.length === 1 ? ' names' : 's name'} a gold note that is not in the vault, scored as a miss by every strategy: ${shown}${missing.length > 20 ? ', …' : ''}.`,
+    );
   }
   lines.push('', `Intervals are 95% bootstrap intervals (seed 17, 2,000 resamples). Each question's results: \`${input.resultsPath}\`.`, '');
   return composeNote(data, lines.join('\n'));

@@ -44,13 +44,15 @@ export interface SetRun {
   questions: number;
   summary: Record<string, StrategySummary>;
   results: QuestionResult[];
+  /** Ids of questions naming a gold note that is not in the corpus (scored as misses by every strategy). */
+  missingGold: string[];
 }
 
 /** Most notes per question a run accepts. */
 export const MAX_K = 100;
 
 /** What to tell a person whose vault has no questions yet. */
-export function noQuestionsHint(layout: VaultLayout, set = '<set>'): string {
+function noQuestionsHint(layout: VaultLayout, set = '<set>'): string {
   return `Make one with \`lucid eval generate${set === '<set>' ? '' : ` --set ${set}`}\`, or write ${layout.evalQuestions}/${set}.jsonl by hand, one JSON question a line ({"id", "question", "gold", "answers", "kind", "split"}).`;
 }
 
@@ -134,6 +136,7 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
     let notePath = runNotePath(vault.layout, now, set, attempt);
     while (existing.has(notePath) || existing.has(runResultsPath(notePath))) notePath = runNotePath(vault.layout, now, set, ++attempt);
     const resultsPath = runResultsPath(notePath);
+    const missingGold = questions.filter((q) => q.gold.some((g) => !corpus.byPath.has(g))).map((q) => q.id);
     existing.add(notePath);
     existing.add(resultsPath);
     const note = renderRunNote({
@@ -147,9 +150,10 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
       summary,
       results,
       resultsPath,
+      missingGold,
     });
     changes.push({ path: notePath, content: note, expectedHash: null }, { path: resultsPath, content: serializeResults(results), expectedHash: null });
-    runs.push({ set, notePath, resultsPath, questions: questions.length, summary, results });
+    runs.push({ set, notePath, resultsPath, questions: questions.length, summary, results, missingGold });
   }
   const edit = await vault.edit({
     actor: options.actor ?? vault.person,

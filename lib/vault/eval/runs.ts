@@ -32,7 +32,7 @@ const METRICS: ReadonlySet<string> = new Set(EVAL_METRICS);
  * The `<strategy>_<metric>` fields of a run's front matter, split at the first underscore; a field
  * whose rest is not one of EVAL_METRICS, or whose value is not a finite number, is ignored.
  */
-export function strategyMetrics(frontmatter: Record<string, unknown>): Record<string, Partial<Record<EvalMetric, number>>> {
+function strategyMetrics(frontmatter: Record<string, unknown>): Record<string, Partial<Record<EvalMetric, number>>> {
   const out: Record<string, Partial<Record<EvalMetric, number>>> = {};
   for (const [key, value] of Object.entries(frontmatter)) {
     if (FIXED.has(key)) continue;

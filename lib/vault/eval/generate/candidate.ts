@@ -1,5 +1,6 @@
 /** The templates, in the order a set lists them: typed notes first, then mined ones. */
 export const TEMPLATES = ['superseded-by', 'project-decision', 'owner', 'last-session', 'skill-trigger', 'two-hop', 'heading', 'link-context'] as const;
+/** A template's name, as a question's `template` records it. */
 export type TemplateName = (typeof TEMPLATES)[number];
 
 /** A question a template proposes, before the leak rule, dedupe and caps. */

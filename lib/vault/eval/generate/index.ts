@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Vault } from '../../vault';
-import { foldText, leakOf } from '../leak';
+import { foldText } from '../leak';
 import { splitFor } from '../questions';
 import { loadWordNet, type Thesaurus } from '../thesaurus';
 import type { EvalQuestion } from '../types';
 import { TEMPLATES, type Candidate, type TemplateName } from './candidate';
 import { minedCandidates } from './mined';
-import { rephraseWith } from './phrasing';
+import { phraseCandidate } from './refusal';
 import { loadGenerateSource, type GenerateSource } from './source';
-import { typedCandidates } from './templates';
+import { TYPED_TEMPLATES } from './templates';
 
 export { writeQuestionSet } from './write';
 
@@ -73,7 +73,7 @@ function questionId(template: string, gold: string[], question: string): string 
 /** Every template's candidates; a template that fails on an odd vault gives none rather than failing the set. */
 function allCandidates(source: GenerateSource): Candidate[] {
   const out: Candidate[] = [];
-  for (const make of [typedCandidates, minedCandidates]) {
+  for (const make of [...TYPED_TEMPLATES, minedCandidates]) {
     try {
       out.push(...make(source));
     } catch {
@@ -81,30 +81,6 @@ function allCandidates(source: GenerateSource): Candidate[] {
     }
   }
   return out;
-}
-
-/**
- * The question a candidate becomes under the leak rule: its first wording that contains neither
- * its gold notes' titles and aliases nor its answers; else one reworded with the thesaurus; else
- * refused with the reason of its first wording.
- */
-function phrase(
-  candidate: Candidate,
-  source: GenerateSource,
-  thesaurus: Thesaurus | null,
-): { question: string; paraphrasedWith?: string } | { refused: string } {
-  const gold = candidate.gold.map((p) => source.byPath.get(p)).filter((n) => n !== undefined);
-  const names = gold.map((n) => ({ title: n.title, aliases: n.aliases }));
-  const leaks = (question: string) => leakOf(question, names, candidate.answers);
-  for (const wording of candidate.phrasings) if (!leaks(wording)) return { question: wording };
-  if (thesaurus) {
-    const avoid = [...names.flatMap((n) => [n.title, ...n.aliases]), ...candidate.answers];
-    for (const wording of candidate.phrasings) {
-      const reworded = rephraseWith(thesaurus, wording, avoid, leaks);
-      if (reworded) return { question: reworded, paraphrasedWith: thesaurus.name };
-    }
-  }
-  return { refused: leaks(candidate.phrasings[0]) ?? 'gives its answer away' };
 }
 
 /**
@@ -126,7 +102,8 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
   const refused: RefusedQuestion[] = [];
   const byTemplateAccepted = new Map<TemplateName, EvalQuestion[]>();
   for (const candidate of allCandidates(source)) {
-    const result = phrase(candidate, source, thesaurus);
+    const gold = candidate.gold.map((p) => source.byPath.get(p)).filter((n) => n !== undefined);
+    const result = phraseCandidate(candidate, gold, thesaurus);
     if ('refused' in result) {
       refused.push({ question: candidate.phrasings[0], why: result.refused, template: candidate.template });
       continue;
@@ -154,9 +131,10 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
     for (const q of (byTemplateAccepted.get(template) ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       const key = foldText(q.question);
       const goldKey = q.gold.join('\n');
-      if (seen.has(key) || (perGold.get(goldKey) ?? 0) >= PER_GOLD) continue;
+      if (seen.has(key)) continue;
       seen.add(key);
       accepted += 1;
+      if ((perGold.get(goldKey) ?? 0) >= PER_GOLD) continue;
       perGold.set(goldKey, (perGold.get(goldKey) ?? 0) + 1);
       if (pool.length < perTemplate) pool.push(q);
     }

@@ -1,4 +1,4 @@
-import { isExternalTarget, locateBodyLinks } from '../../notes/links';
+import { isExternalTarget, type ParsedLink } from '../../notes/links';
 import { foldText } from '../leak';
 import type { Candidate } from './candidate';
 import { cleanHeading, headingQuestions, plainer, unique } from './phrasing';
@@ -17,13 +17,13 @@ const RARE_WORD_NOTES = 3;
  */
 export function headingCandidates(source: GenerateSource, notes: SourceNote[]): Candidate[] {
   const shared = new Map<string, number>();
-  for (const note of source.notes) {
-    for (const key of new Set(note.headings.map((h) => foldText(cleanHeading(h.text))))) shared.set(key, (shared.get(key) ?? 0) + 1);
+  for (const note of notes) {
+    for (const key of new Set(note.headings().map((h) => foldText(cleanHeading(h.text))))) shared.set(key, (shared.get(key) ?? 0) + 1);
   }
   const out: Candidate[] = [];
   for (const note of notes) {
     const seen = new Set<string>();
-    for (const heading of note.headings) {
+    for (const heading of note.headings()) {
       const text = cleanHeading(heading.text);
       const key = foldText(text);
       if (key === '' || seen.has(key)) continue;
@@ -65,7 +65,7 @@ function sentenceAround(body: string, start: number, end: number): { from: numbe
 export function linkContextCandidates(source: GenerateSource, notes: SourceNote[]): Candidate[] {
   const out: Candidate[] = [];
   for (const note of notes) {
-    for (const located of safeLinks(note.body)) {
+    for (const located of placedLinks(note)) {
       const { link } = located;
       if (link.embed || link.target === '' || isExternalTarget(link.target)) continue;
       const target = source.resolve(link.target, note.path);
@@ -75,9 +75,9 @@ export function linkContextCandidates(source: GenerateSource, notes: SourceNote[
       if (/^\s*\|/.test(raw) || raw.includes('```')) continue;
       const context = clip(
         plainText(`${note.body.slice(from, located.start)} … ${note.body.slice(located.end, to)}`)
-          .replace(/^[\s>*+#-]+/, '')
+          .replace(/^[\s>*+#-]+(?:\[.\]\s+)?/, '')
           .replace(/\s+([,.;:!?])/g, '$1')
-          .replace(/[.!?]+$/, ''),
+          .replace(/[\s,;:.!?—–-]+$/, ''),
         200,
       );
       const content = wordsIn(context.replace('…', ' ')).filter(isContentWord);
@@ -94,12 +94,25 @@ export function linkContextCandidates(source: GenerateSource, notes: SourceNote[
   return out;
 }
 
-function safeLinks(body: string): ReturnType<typeof locateBodyLinks> {
-  try {
-    return locateBodyLinks(body);
-  } catch {
-    return [];
+/**
+ * The body links of a note with where each is written, from the links the reader already parsed
+ * (their line and raw text), so the body is not parsed again.
+ */
+function placedLinks(note: SourceNote): { start: number; end: number; link: ParsedLink }[] {
+  const lineStarts = [0];
+  for (let i = note.body.indexOf('\n'); i >= 0; i = note.body.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const out: { start: number; end: number; link: ParsedLink }[] = [];
+  const searchFrom = new Map<number, number>();
+  for (const link of note.note.links) {
+    if (link.kind === 'frontmatter' || link.line < 1 || link.line > lineStarts.length) continue;
+    const lineStart = lineStarts[link.line - 1];
+    const lineEnd = link.line < lineStarts.length ? lineStarts[link.line] - 1 : note.body.length;
+    const at = note.body.indexOf(link.raw, searchFrom.get(link.line) ?? lineStart);
+    if (at < 0 || at + link.raw.length > lineEnd) continue;
+    searchFrom.set(link.line, at + link.raw.length);
+    out.push({ start: at, end: at + link.raw.length, link });
   }
+  return out;
 }
 
 /** Mined questions from the notes that are none of Lucid's types. */

@@ -93,14 +93,16 @@ const PLAIN_WORDS: Record<string, string> = {
 
 /** Words ending in -ing that are not verb forms. */
 const NOT_GERUNDS = new Set(
-  'anything bring ceiling during evening everything king morning nothing ring sing something spring string thing things wedding wing'.split(' '),
+  'anything bring ceiling during evening everything fling king morning nothing ring sing sling something spring sting string swing thing things wedding wing'.split(
+    ' ',
+  ),
 );
 
 /** Verbs a heading in the imperative often starts with ("Install the plugin"). */
 const IMPERATIVES = new Set(
-  `add build change check configure connect create customize customise define delete disable edit embed enable
-  export filter find fix format group hide import install link make migrate move open remove rename run search set
-  show sort start stop sync update upgrade use write`.split(/\s+/),
+  `add apply build change check choose configure connect copy create customize customise define delete disable edit
+  embed enable export filter find fix format group hide import insert install learn link list make migrate move open
+  read remove rename run search see select set show sort start stop sync toggle try update upgrade use view write`.split(/\s+/),
 );
 
 const DETERMINERS = new Set(
@@ -110,7 +112,15 @@ const DETERMINERS = new Set(
 /** `installing` → `install`, `making` → `make`, `running` → `run`: the base form of a verb's -ing form. */
 export function baseVerb(word: string): string {
   const lower = word.toLowerCase();
-  const irregular: Record<string, string> = { lying: 'lie', dying: 'die', tying: 'tie', being: 'be', seeing: 'see' };
+  const irregular: Record<string, string> = {
+    lying: 'lie',
+    dying: 'die',
+    tying: 'tie',
+    being: 'be',
+    seeing: 'see',
+    creating: 'create',
+    recreating: 'recreate',
+  };
   if (irregular[lower]) return irregular[lower];
   if (!lower.endsWith('ing') || lower.length < 5) return lower;
   const s = lower.slice(0, -3);
@@ -119,7 +129,7 @@ export function baseVerb(word: string): string {
   if (s.length >= 6 && /(?:el|trol|pel)l$/.test(s)) return s.slice(0, -1);
   if (/^us$/.test(s)) return 'use';
   // One syllable (after re-, un-, pre-) ending in one consonant that was not doubled: a silent e fell off (making, rewriting).
-  if (/^(?:re|un|pre)?[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s)) return `${s}e`;
+  if (/^[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s) || /^(?:re|un|pre)[^aeiouy]{1,2}[aeiouy][bcdgkmnpstvz]$/.test(s)) return `${s}e`;
   if (/(?:[^aeiou]at|[^aeiou]ut|[^aeiou]in|[^aeiou]ur|[^aeiou]ar|[aeiou]g|[ae]ng|[aeiou]c|[^aeiou]l|ul|rs|iz|ys|yz|v|u)$/.test(s) && !/ll$/.test(s)) {
     return `${s}e`;
   }
@@ -129,7 +139,7 @@ export function baseVerb(word: string): string {
 /** True when a word is a verb's -ing form by its shape. */
 function isGerund(word: string): boolean {
   const lower = word.toLowerCase();
-  return lower.length > 5 && lower.endsWith('ing') && !NOT_GERUNDS.has(lower);
+  return lower.length >= 5 && lower.endsWith('ing') && !NOT_GERUNDS.has(lower);
 }
 
 /** A word as it reads inside a sentence: lowercase unless it is an acronym or a name with inner capitals. */
@@ -156,9 +166,12 @@ export function plainer(text: string): string {
 /** A heading without numbering, emoji, trailing punctuation and markdown marks. */
 export function cleanHeading(text: string): string {
   return text
+    .replace(/\s+#+\s*$/, '')
     .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
     .replace(/[`*_~=]/g, '')
+    .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
     .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
     .replace(/[\s:.!,;—–-]+$/u, '')
@@ -172,26 +185,38 @@ export function cleanHeading(text: string): string {
  * other wordings. Empty when the heading says too little to ask about.
  */
 export function headingQuestions(heading: string): string[] {
-  const text = cleanHeading(heading);
+  // Template placeholders (Templater, Handlebars) are not words anyone asks with.
+  if (/<%|%>|\{\{|\}\}/.test(heading)) return [];
+  const text = cleanHeading(heading).replace(/^about\s+/i, '');
   const words = text.split(' ').filter(Boolean);
   if (words.length === 0 || wordsIn(text).filter(isContentWord).length === 0) return [];
   const out: string[] = [];
   const first = words[0].toLowerCase();
   const rest = asPhrase(words.slice(1).join(' '));
-  if (/\?$/.test(heading.trim()) || /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first)) {
-    out.push(`${text.replace(/\?+$/, '')}?`);
-  } else if (first === 'how' && words[1]?.toLowerCase() === 'to' && words.length > 2) {
+  if (first === 'how' && words[1]?.toLowerCase() === 'to' && words.length > 2) {
     out.push(`How do I ${asPhrase(words.slice(2).join(' '))}?`);
-  } else if (isGerund(words[0])) {
+  } else if (/\?$/.test(heading.trim()) || (words.length >= 3 && /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first))) {
+    out.push(`${text.replace(/\?+$/, '')}?`);
+  } else if (isGerund(words[0]) && words[1]?.toLowerCase() !== 'of') {
     const verb = baseVerb(words[0]);
+    // "Setting and changing X" → "set and change X"
+    const rest = asPhrase(
+      words
+        .slice(1)
+        .map((w, i, all) => (i > 0 && /^(?:and|or)$/i.test(all[i - 1]) && isGerund(w) ? baseVerb(w) : w))
+        .join(' '),
+    );
     const object = words.slice(1);
-    const adjective = object.length === 1 && !DETERMINERS.has(object[0].toLowerCase());
+    // "Recurring tasks": an -ing word before a plural noun describes it; before a singular one it is
+    // usually a compound ("Onboarding checklist"), asked about as it is.
+    const adjective = object.length === 1 && /[^s]s$/i.test(object[0]) && !DETERMINERS.has(object[0].toLowerCase());
+    const compound = object.length === 1 && !adjective && !DETERMINERS.has(object[0].toLowerCase()) && !/(?:ed|ly)$/i.test(object[0]);
     if (adjective) {
       const noun = inSentence(object[0]);
       const agrees = /[^s]s$/.test(noun) ? verb : `${verb}s`;
       out.push(plainer(`What about ${noun} that ${agrees}?`), `What about ${noun} that ${agrees}?`);
     }
-    out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
+    if (!compound) out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
   } else if (IMPERATIVES.has(first) && words.length > 1) {
     out.push(`How do I ${first} ${rest}?`, plainer(`How do I ${first} ${rest}?`));
   }
@@ -238,8 +263,9 @@ export function rephraseWith(thesaurus: Thesaurus, question: string, avoid: stri
     for (const string of avoid) {
       const key = foldText(string);
       if (key === '' || !folded.includes(` ${key} `)) continue;
-      const candidates = wordsIn(string)
-        .filter((w) => isContentWord(w) || w.length >= 3)
+      const candidates = key
+        .split(' ')
+        .filter((w) => w.length >= 3)
         .sort((a, b) => b.length - a.length);
       for (const word of candidates) {
         const synonym = synonymFor(thesaurus, word, avoidWords);

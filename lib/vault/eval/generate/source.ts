@@ -17,7 +17,8 @@ export interface SourceNote {
   frontmatter: Record<string, unknown>;
   /** The body without its front matter. */
   body: string;
-  headings: Heading[];
+  /** The body's headings (parsed on first use: only some templates need them). */
+  headings(): Heading[];
   note: Note;
 }
 
@@ -38,16 +39,20 @@ export interface GenerateSource {
 
 /**
  * Reads the notes a question may name as gold: the notes a run retrieves from (`corpusExclusions`:
- * Lucid's system folders, the evaluations and AGENTS.md left out), skipping notes whose front matter does not parse or that are not text.
+ * Lucid's system folders, the evaluations and AGENTS.md left out), skipping notes whose front
+ * matter does not parse or that are not text.
  */
 export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> {
   const graph = await vault.linkGraph();
-  const excluded = corpusExclusions(vault.layout);
-  const isSystem = (path: string) => excluded.some((prefix) => path.startsWith(prefix));
+  return sourceFromNotes(graph.notes, graph.resolver, corpusExclusions(vault.layout));
+}
+
+/** {@link loadGenerateSource} over notes already read (tests pass literal notes). */
+export function sourceFromNotes(all: readonly Note[], resolver: LinkResolver, excluded: string[] = []): GenerateSource {
   const notes: SourceNote[] = [];
   const skipped: string[] = [];
-  for (const note of [...graph.notes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    if (isSystem(note.path)) continue;
+  for (const note of [...all].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    if (excluded.some((prefix) => note.path.startsWith(prefix))) continue;
     if (note.problem || note.text === null) {
       skipped.push(note.path);
       continue;
@@ -59,12 +64,11 @@ export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> 
       type: note.lucidType,
       frontmatter: note.frontmatter,
       body: note.body,
-      headings: safeHeadings(note.body),
+      headings: lazyHeadings(note.body),
       note,
     });
   }
   const byPath = new Map(notes.map((n) => [n.path, n]));
-  const resolver: LinkResolver = graph.resolver;
   return {
     notes,
     byPath,
@@ -82,12 +86,18 @@ export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> 
   };
 }
 
-function safeHeadings(body: string): Heading[] {
-  try {
-    return parseHeadings(body);
-  } catch {
-    return [];
-  }
+function lazyHeadings(body: string): () => Heading[] {
+  let headings: Heading[] | null = null;
+  return () => {
+    if (!headings) {
+      try {
+        headings = parseHeadings(body);
+      } catch {
+        headings = [];
+      }
+    }
+    return headings;
+  };
 }
 
 /** A property holding one link or a list of links, as the notes it names. */

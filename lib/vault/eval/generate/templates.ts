@@ -1,12 +1,13 @@
+import { stem } from '../../agents/task-terms';
 import type { Candidate } from './candidate';
 import { triggerClause, plainer, unique } from './phrasing';
 import { linkedNotes, textField, type GenerateSource, type SourceNote } from './source';
-import { distinctiveTerms, joinList, plainText, stemsOf } from './words';
+import { distinctiveTerms, joinList, plainText, stemsOf, wordsIn } from './words';
 
 /** The body without its first `# ` title line, as plain words. */
 function bodyText(note: SourceNote): string {
-  const title = note.headings.find((h) => h.level === 1);
-  const body = title ? note.body.slice(0, title.offset) + note.body.slice(title.end) : note.body;
+  const title = /^#[ \t]+(.*)$/m.exec(note.body);
+  const body = title && title[1].trim() === note.title ? note.body.slice(0, title.index) + note.body.slice(title.index + title[0].length) : note.body;
   return plainText(body);
 }
 
@@ -102,6 +103,11 @@ export function owner(source: GenerateSource): Candidate[] {
   return out;
 }
 
+/** A word as tasks are compared: lowercase, lightly stemmed, "retries" meeting "retry". */
+function termKey(word: string): string {
+  return stem(word.toLowerCase().replace(/ies$/, 'y'));
+}
+
 /** A session's start as milliseconds (NaN when it has none). */
 function startOf(session: SourceNote): number {
   const value = session.frontmatter.started;
@@ -109,8 +115,8 @@ function startOf(session: SourceNote): number {
 }
 
 /**
- * "Which session last worked on T?", T a project (its name) or the words of a task. Gold: the
- * latest session (by `started`) on it; answer: its date.
+ * "Which session last worked on T?", T a project (its name) or two words that the tasks of two or
+ * more sessions share. Gold: the latest session (by `started`) on it; answer: its date.
  */
 export function lastSession(source: GenerateSource): Candidate[] {
   const sessions = ofType(source, 'session')
@@ -132,21 +138,26 @@ export function lastSession(source: GenerateSource): Candidate[] {
       answers: answerOf(session),
     });
   }
+  // A topic several sessions' tasks share (two words of the latest one's task), so "last" matters.
+  const taskStems = new Map(sessions.map((s) => [s, new Set(wordsIn(textField(s.frontmatter.task) ?? '').map(termKey))]));
+  const asked = new Set<string>();
   for (const session of sessions) {
-    const task = textField(session.frontmatter.task);
-    if (!task) continue;
-    const terms = distinctiveTerms(task, source, stemsOf([]));
-    if (terms.length < 2) continue;
-    // The latest session whose task holds these words is the gold: maybe a later one than this.
-    const latest = sessions.find((s) => {
-      const words = new Set((textField(s.frontmatter.task) ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u));
-      return terms.every((t) => words.has(t));
-    });
-    if (latest !== session) continue;
+    const terms = distinctiveTerms(textField(session.frontmatter.task) ?? '', source, new Set(), 4);
+    let pair: string[] | null = null;
+    for (let i = 0; i < terms.length && !pair; i += 1) {
+      for (let j = i + 1; j < terms.length && !pair; j += 1) {
+        const wanted = [termKey(terms[i]), termKey(terms[j])];
+        const sharing = sessions.filter((s) => wanted.every((w) => taskStems.get(s)?.has(w)));
+        if (sharing.length >= 2 && sharing[0] === session) pair = [terms[i], terms[j]];
+      }
+    }
+    const key = pair?.map(termKey).sort().join(' ');
+    if (!pair || !key || asked.has(key)) continue;
+    asked.add(key);
     out.push({
       template: 'last-session',
       kind: 'template',
-      phrasings: unique([plainer(`Which session last worked on ${joinList(terms)}?`), `Which session last worked on ${joinList(terms)}?`]),
+      phrasings: unique([plainer(`Which session last worked on ${joinList(pair)}?`), `Which session last worked on ${joinList(pair)}?`]),
       gold: [session.path],
       answers: answerOf(session),
     });
@@ -223,7 +234,5 @@ export function twoHop(source: GenerateSource): Candidate[] {
   return out;
 }
 
-/** Every typed template's candidates, in template order. */
-export function typedCandidates(source: GenerateSource): Candidate[] {
-  return [supersededBy, projectDecision, owner, lastSession, skillTrigger, twoHop].flatMap((template) => template(source));
-}
+/** The templates over typed notes, in template order. */
+export const TYPED_TEMPLATES: readonly ((source: GenerateSource) => Candidate[])[] = [supersededBy, projectDecision, owner, lastSession, skillTrigger, twoHop];

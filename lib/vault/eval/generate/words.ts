@@ -12,13 +12,13 @@ const VAGUE = new Set(
   every example first found gets given going good great here however know later like little made make
   many maybe much must need never next note notes often ones only other others over really same seem
   should since some still such sure take than that then there these thing things though thus today
-  toward under used uses using very want well what when where which while with within without would
+  toward under used uses using happen happens happened mean means meant become becomes keep keeps kept said says seems looks tried goes went very want well what when where which while with within without would
   yes yet`.split(/\s+/),
 );
 
 /** The words of a text in order, as written. */
 export function wordsIn(text: string): string[] {
-  return [...text.normalize('NFC').matchAll(WORD)].map((m) => m[0].replace(/['’-]+$/, ''));
+  return [...text.normalize('NFC').matchAll(WORD)].map((m) => m[0].replace(/['’]s$/i, '').replace(/['’-]+$/, ''));
 }
 
 /**

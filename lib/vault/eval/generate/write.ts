@@ -2,7 +2,7 @@ import { VaultError } from '../../errors';
 import { hashBytes } from '../../notes/frontmatter';
 import type { Vault } from '../../vault';
 import type { EditResult } from '../../write/edit-types';
-import { questionSetPath, serializeQuestionSet } from '../questions';
+import { parseQuestionSet, questionSetPath, serializeQuestionSet } from '../questions';
 import type { EvalQuestion } from '../types';
 
 /**
@@ -10,6 +10,7 @@ import type { EvalQuestion } from '../types';
  * the write path, replacing a set of that name as a whole. The write names the hash of the file
  * as it was read (null when absent), so a set changed meanwhile is a `conflict` and nothing is
  * overwritten; a person's uncommitted version is committed as theirs first by the write path.
+ * Questions that would not read back (`parseQuestionSet`) are refused before anything is written.
  * Returns null, and commits nothing, when the file already holds exactly this set.
  */
 export async function writeQuestionSet(vault: Vault, set: string, questions: EvalQuestion[], actor: string): Promise<EditResult | null> {
@@ -18,6 +19,8 @@ export async function writeQuestionSet(vault: Vault, set: string, questions: Eva
     throw new VaultError('invalid_input', `No questions to write to ${path}: a set needs at least one question.`, { field: 'questions' });
   }
   const text = serializeQuestionSet(questions);
+  // What is written must read back: a bad question (a duplicate id, an empty gold list) is refused here, not at run time.
+  parseQuestionSet(text, path);
   let current: Buffer | null = null;
   try {
     current = await vault.readFileBytes(path);
