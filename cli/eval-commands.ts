@@ -18,7 +18,7 @@ type Values = Record<string, string | boolean | undefined>;
 /** Ollama's usual embeddings model. */
 const DEFAULT_EMBEDDINGS_MODEL = 'nomic-embed-text';
 
-const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--strategies a,b] [--embeddings URL] [--json]
+const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--strategies a,b] [--embeddings-url URL [--embeddings-model M]] [--json]
 
   Measures how well each retrieval strategy finds the notes that answer the questions of a set
   (evals/questions/<set>.jsonl; every set by default), with no LLM: recall@1/5/10, MRR, nDCG@10,
@@ -31,9 +31,9 @@ const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--s
                 2,000 tokens of retrieved text
   --strategies  the strategies to measure, comma-separated (default: all of them:
                 ${STRATEGY_NAMES.join(', ')})
-  --embeddings  also measure the embeddings strategy against a local OpenAI-compatible endpoint
-                (its URL with /v1, e.g. http://127.0.0.1:11434/v1 for Ollama); --embeddings-model
-                names the model (default nomic-embed-text)
+  --embeddings-url    also measure the embeddings strategy, against a local OpenAI-compatible
+                      endpoint (its URL with /v1, e.g. http://127.0.0.1:11434/v1 for Ollama)
+  --embeddings-model  the model it embeds with (default nomic-embed-text)
 
   No questions yet? lucid eval generate --vault DIR makes a set from your notes, or write
   evals/questions/<set>.jsonl by hand, one question a line:
@@ -122,7 +122,7 @@ const RUN_OPTIONS = {
   set: { type: 'string' as const },
   k: { type: 'string' as const },
   strategies: { type: 'string' as const },
-  embeddings: { type: 'string' as const },
+  'embeddings-url': { type: 'string' as const },
   'embeddings-model': { type: 'string' as const },
 };
 
@@ -132,8 +132,11 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
   if (args.length > 0) throw new UsageError(`eval run takes no arguments, not "${args[0]}"`, 'name sets with --set');
   const k = kOf(values.k);
   const names = listOf(values.strategies);
-  const url = typeof values.embeddings === 'string' ? values.embeddings : undefined;
-  if (values['embeddings-model'] !== undefined && !url) throw new UsageError('--embeddings-model goes with --embeddings URL');
+  const url = typeof values['embeddings-url'] === 'string' ? values['embeddings-url'] : undefined;
+  if (values['embeddings-model'] !== undefined && !url) throw new UsageError('--embeddings-model goes with --embeddings-url URL');
+  if (names?.includes('embeddings') && !url) {
+    throw new UsageError('the embeddings strategy needs the endpoint you run', 'add --embeddings-url http://127.0.0.1:11434/v1 for Ollama, with /v1');
+  }
   const options: StrategyOptions = url ? { embeddings: { url, model: (values['embeddings-model'] as string | undefined) ?? DEFAULT_EMBEDDINGS_MODEL } } : {};
   const strategies: Strategy[] | undefined = names ? names.map((name) => strategyByName(name, options)) : url ? defaultStrategies(options) : undefined;
   const vault = await openCliVault(io, values.vault as string | undefined);

@@ -67,6 +67,10 @@ describe('lucid eval', () => {
       code: 1,
       stderr: expect.stringContaining('There is no strategy "psychic"'),
     });
+    expect(await inProcess(['eval', 'run', '--strategies', 'embeddings', '--vault', tv.root])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('the embeddings strategy needs the endpoint you run (add --embeddings-url http://127.0.0.1:11434/v1'),
+    });
     expect((await inProcess(['--help'])).stdout).toMatch(/\n {2}eval +Measure how well retrieval strategies/);
   });
 
