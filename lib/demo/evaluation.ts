@@ -1,4 +1,4 @@
-import { composeNote, formatDate, generateQuestions, runEvaluation, writeQuestionSet } from '../vault';
+import { BUDGET_TOKENS, composeNote, DEFAULT_K, formatDate, generateQuestions, readQuestionSet, runEvaluation, writeQuestionSet } from '../vault';
 import { ADA, GRACE } from './people';
 import { P } from './paths';
 import type { DemoRun } from './run';
@@ -29,16 +29,17 @@ export async function generateAndEvaluate(run: DemoRun, day: number, hour: numbe
 export async function evaluateAgainWithHarnessExample(run: DemoRun, day: number, hour: number, minute: number): Promise<void> {
   run.at(day, hour, minute);
   const commit = await evaluate(run, ADA);
-  const path = `${run.vault.layout.evalRuns}/${formatDate(run.time())}-llm-harness-${setOf(P.questions)}.md`;
+  const set = setOf(P.questions);
+  const path = `${run.vault.layout.evalRuns}/${formatDate(run.time())}-llm-harness-${set}.md`;
   const text = composeNote(
     {
       type: 'eval-run',
       date: formatDate(run.time()),
-      question_set: setOf(P.questions),
-      questions: 12,
+      question_set: set,
+      questions: (await readQuestionSet(run.vault, set)).length,
       vault_commit: commit,
-      k: 5,
-      budget_tokens: 2000,
+      k: DEFAULT_K,
+      budget_tokens: BUDGET_TOKENS,
       'llm-no-memory_answer_containment': 0.0833,
       'llm-with-memory_answer_containment': 0.5833,
       'llm-with-memory_recall_at_5': 0.6667,
