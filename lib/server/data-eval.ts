@@ -77,7 +77,6 @@ export interface EvalKindRow {
 export interface EvaluationView {
   vaultRoot: string;
   questionsFolder: string;
-  runsFolder: string;
   sets: string[];
   runs: EvalRunChoice[];
   selected: EvalRunChoice | null;
@@ -123,12 +122,15 @@ export function strategyLabel(strategy: string): string {
   return strategy === NO_MEMORY ? 'no memory' : strategy;
 }
 
-/** How a metric is named on the page. */
-function metricLabel(metric: EvalMetric): string {
-  const at = /^(recall|ndcg)_at_(\d+)$/.exec(metric);
-  if (at) return `${at[1] === 'ndcg' ? 'nDCG' : 'recall'}@${at[2]}`;
-  return { mrr: 'MRR', answer_containment: 'answer containment', tokens: 'tokens', latency_ms: 'latency (ms)' }[metric as string] ?? metric;
-}
+/** How each charted metric is named on the page. */
+const METRIC_LABELS: Record<ChartMetric, string> = {
+  recall_at_5: 'recall@5',
+  recall_at_1: 'recall@1',
+  recall_at_10: 'recall@10',
+  mrr: 'MRR',
+  ndcg_at_10: 'nDCG@10',
+  answer_containment: 'answer containment',
+};
 
 function choiceOf(row: EvalRunRow): EvalRunChoice {
   return {
@@ -156,10 +158,7 @@ export function pickRun(runs: readonly EvalRunRow[], requested: string | undefin
   };
 }
 
-/**
- * Orders strategies as a reader compares them: no memory first, then the run's own order, then
- * other harnesses' strategies.
- */
+/** Orders strategies as a reader compares them: no memory first, then the others in their run's order. */
 function ordered(names: string[]): string[] {
   return [...names.filter((n) => n === NO_MEMORY), ...names.filter((n) => n !== NO_MEMORY)];
 }
@@ -307,12 +306,11 @@ export async function fetchEvaluation(params: Record<string, string | string[] |
   return {
     vaultRoot: vault.root,
     questionsFolder: vault.layout.evalQuestions,
-    runsFolder: vault.layout.evalRuns,
     sets,
     runs: runs.map(choiceOf),
     selected: run ? choiceOf(run) : null,
     metric,
-    metricChoices: CHART_METRICS.map((m) => ({ metric: m, label: metricLabel(m) })),
+    metricChoices: CHART_METRICS.map((m) => ({ metric: m, label: METRIC_LABELS[m] })),
     bars,
     lines: run ? runLines(runs, run.set, metric) : { series: [], points: [] },
     kinds: kindRows(results, metric),
