@@ -28,6 +28,8 @@ export interface EvalRunOptions {
   strategies?: Strategy[];
   /** Called when a strategy starts on a set and after each question. */
   onProgress?: (p: EvalProgress) => void;
+  /** Milliseconds for latency (default `performance.now`); the demo passes its own clock so its runs are reproducible. */
+  timer?: () => number;
   /** Who the run is committed as (default: the person at this vault). */
   actor?: string;
   /** When the run ran (default: the vault clock), for the note's name and date. */
@@ -69,13 +71,14 @@ export async function evaluateSet(
   vault: Vault,
   corpus: EvalCorpus,
   questions: EvalQuestion[],
-  options: { k: number; strategies: Strategy[]; onProgress?: (p: EvalProgress) => void; set: string },
+  options: { k: number; strategies: Strategy[]; onProgress?: (p: EvalProgress) => void; set: string; timer?: () => number },
 ): Promise<{ results: QuestionResult[]; summary: Record<string, StrategySummary> }> {
   const k = checkK(options.k);
   await vault.syncSearch();
   const results: QuestionResult[] = [];
   const summary: Record<string, StrategySummary> = {};
   const total = questions.length;
+  const timer = options.timer ?? (() => performance.now());
   for (const strategy of options.strategies) {
     const context = { corpus, vault, k };
     options.onProgress?.({ set: options.set, strategy: strategy.name, done: 0, total });
@@ -86,10 +89,10 @@ export async function evaluateSet(
       if (q.paraphrased_with && strategy.thesaurus === q.paraphrased_with) {
         own.push({ ...base, retrieved: [], metrics: emptyMetrics(), excluded: true });
       } else {
-        const started = performance.now();
+        const started = timer();
         const ranked = await strategy.rank(q.question, context);
         const retrieved = cutToBudget(ranked, q.question, corpus, k);
-        const latency = performance.now() - started;
+        const latency = timer() - started;
         own.push({ ...base, retrieved: retrieved.map((r) => r.path), metrics: scoreQuestion(q, retrieved, latency) });
       }
       options.onProgress?.({ set: options.set, strategy: strategy.name, done: i + 1, total });
@@ -128,7 +131,7 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
   const runs: SetRun[] = [];
   const changes: { path: string; content: string; expectedHash: null }[] = [];
   for (const { set, questions } of sets) {
-    const { results, summary } = await evaluateSet(vault, corpus, questions, { k, strategies, onProgress: options.onProgress, set });
+    const { results, summary } = await evaluateSet(vault, corpus, questions, { k, strategies, onProgress: options.onProgress, set, timer: options.timer });
     let attempt = 1;
     let notePath = runNotePath(vault.layout, now, set, attempt);
     while (existing.has(notePath) || existing.has(runResultsPath(notePath))) notePath = runNotePath(vault.layout, now, set, ++attempt);
