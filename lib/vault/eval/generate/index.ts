@@ -50,8 +50,10 @@ export interface GeneratedSet {
   byTemplate: Record<string, number>;
   /** Questions that passed the leak rule but were left out by the caps (per template, per note, `max`). */
   capped: number;
-  /** Notes left out because their front matter does not parse or they are not text. */
+  /** Notes left out because they are not text or too large to parse. */
   skipped: string[];
+  /** Notes whose front matter does not parse: asked about from their headings and links only. */
+  unparsed: string[];
 }
 
 function wordNetOrNull(): Thesaurus | null {
@@ -91,7 +93,8 @@ function allCandidates(source: GenerateSource): Candidate[] {
  * its gold note's title, an alias or a gold answer is reworded or refused (`leakOf`). Duplicates
  * are dropped, each template asks at most two questions about one note, and templates share
  * `max` in turn so no kind swamps the set. Splits come from `splitFor`. Deterministic: the same
- * vault gives the same set, byte for byte. Notes whose front matter does not parse are skipped.
+ * vault gives the same set, byte for byte. Notes whose front matter does not parse (an unfilled
+ * template) are read as search reads them, for the mined questions only.
  */
 export async function generateQuestions(vault: Vault, options: GenerateOptions = {}): Promise<GeneratedSet> {
   const max = Math.max(1, Math.floor(options.max ?? DEFAULT_MAX_QUESTIONS));
@@ -152,7 +155,15 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
   const byTemplate: Record<string, number> = {};
   for (const template of TEMPLATES) byTemplate[template] = 0;
   for (const q of questions) byTemplate[q.template as string] += 1;
-  return { set: options.set ?? DEFAULT_GENERATED_SET, questions, refused, byTemplate, capped: accepted - questions.length, skipped: source.skipped };
+  return {
+    set: options.set ?? DEFAULT_GENERATED_SET,
+    questions,
+    refused,
+    byTemplate,
+    capped: accepted - questions.length,
+    skipped: source.skipped,
+    unparsed: source.unparsed,
+  };
 }
 
 function compare(a: string, b: string): number {
