@@ -155,6 +155,34 @@ describe('questions mined from notes whose front matter does not parse', () => {
   });
 });
 
+describe('heading questions nobody could answer are left out', () => {
+  const source = sourceOf({
+    'Regex.md': '# Regex\n\n## Toggle Task Done on `[\\s\\t>]*- wibble` produces `"$1- [ ] wibble"`\n\n## Anchoring a pattern at line starts\n',
+    'Api.md': '# Api\n\n## `createTaskLineModal(): Promise<string>;`\n\n## Tasks 2.0.0 (22 March 2023)\n',
+    'Garden.md': '# Garden\n\n## Setup\n\nBeds.\n\n## Espalier\n\nPears.\n',
+    'Kitchen.md': '# Kitchen\n\n## Setup\n\nKnives.\n',
+  });
+  const asked = headingCandidates(source, source.notes).map((c) => `${c.gold[0]}: ${c.phrasings[0]}`);
+
+  it('skips headings that are mostly code, numbers or punctuation, keeping the prose ones of the same note', () => {
+    expect(asked).toContain('Regex.md: How do I anchor a pattern at line starts?');
+    expect(asked.filter((q) => /wibble|modal|promise|2023|march/i.test(q))).toEqual([]);
+  });
+
+  it('skips a heading of one word that heads sections of other notes too, keeps a rare one', () => {
+    expect(asked.some((q) => /setup/i.test(q))).toBe(false);
+    expect(asked).toContain('Garden.md: What about espalier?');
+  });
+
+  it('never rewords a heading that restates its title with the thesaurus: refused instead', () => {
+    const projects = sourceOf({ 'Projects.md': '# Projects\n\n## Active projects\n\nText.\n' });
+    const [c] = headingCandidates(projects, projects.notes);
+    expect(c.reword).toBe(false);
+    const table: Thesaurus = { name: 'wordnet', synonyms: (w) => (w === 'projects' ? ['undertakings'] : []) };
+    expect(phraseCandidate(c, [{ title: 'Projects', aliases: [] }], table)).toEqual({ refused: 'contains the title "Projects"' });
+  });
+});
+
 describe('the refusal rule on generated questions', () => {
   const gold = [{ title: 'flaky-tests', aliases: ['Unstable CI'] }];
   const candidate = {

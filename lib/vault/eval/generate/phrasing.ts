@@ -179,6 +179,35 @@ export function cleanHeading(text: string): string {
     .trim();
 }
 
+/** A token that is code rather than a word: brackets, pipes, slashes, operators, or a path of two dots (`a.b.c`). */
+const CODE_TOKEN = /[(){}[\]<>\\|$=;/@#^]|\p{L}\.\p{L}[^\s.]*\./u;
+/** Below this share of letters in words (out of every character but spaces), a heading is code or numbers. */
+const MIN_PROSE_SHARE = 0.6;
+
+/**
+ * The share of a heading's characters (spaces aside) that are letters of plain words: inline
+ * code spans (but for one plain name) and tokens that look like code (`f(x)`, `a|b`, `task.file.path`, `[\s>]*`) count
+ * as characters but not as letters; digits and punctuation neither. "Toggle Task Done on
+ * `[\s\t>]*- wibble` produces `"$1- [ ] wibble"`" or "Tasks 2.0.0 (22 March 2023)" score low.
+ */
+export function proseShare(heading: string): number {
+  const text = heading.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  const all = text.replace(/[\s`]+/g, '').length;
+  if (all === 0) return 0;
+  const prose = text
+    // A code span of one plain name (`id`, `project`) reads as a word; anything longer is code.
+    .replace(/`([^`]*)`?/g, (_, code: string) => (/^[\p{L}][\p{L}\p{N}_-]*$/u.test(code) ? code : ' '))
+    .split(/\s+/)
+    .filter((token) => !CODE_TOKEN.test(token))
+    .join(' ');
+  return (prose.match(/\p{L}/gu)?.length ?? 0) / all;
+}
+
+/** True when a heading is mostly code, numbers or punctuation: nobody asks with those words. */
+export function isCodeHeading(heading: string): boolean {
+  return proseShare(heading) < MIN_PROSE_SHARE;
+}
+
 /**
  * The ways a heading can be asked about, best first: its question form ("Installing the plugin"
  * → "How do I install the plugin?"; "Recurring tasks" → "What about tasks that repeat?"), then
