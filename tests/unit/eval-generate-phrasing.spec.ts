@@ -68,6 +68,7 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('<% tp.file.title %>')).toEqual([]);
     expect(headingQuestions('Styling of queries')[0]).toBe('What about styling of searches?');
     expect(headingQuestions('task_properties_reference')[0]).toBe('What about task properties reference?');
+    expect(headingQuestions('Heading with a link')[0]).toBe('What about heading with a link?');
   });
 
   it('finds the base form of -ing verbs', () => {
@@ -95,6 +96,9 @@ describe('the question form of a heading', () => {
       showing: 'show',
       rendering: 'render',
       rewriting: 'rewrite',
+      ignoring: 'ignore',
+      increasing: 'increase',
+      releasing: 'release',
     };
     for (const [ing, base] of Object.entries(cases)) expect(baseVerb(ing), ing).toBe(base);
   });

@@ -93,7 +93,7 @@ const PLAIN_WORDS: Record<string, string> = {
 
 /** Words ending in -ing that are not verb forms. */
 const NOT_GERUNDS = new Set(
-  'anything bring ceiling during evening everything fling king morning nothing ring sing sling something spring sting string swing thing things wedding wing'.split(
+  'anything bring ceiling during evening everything fling heading king morning nothing ring sing sling something spring sting string swing thing things wedding wing'.split(
     ' ',
   ),
 );
@@ -120,6 +120,11 @@ export function baseVerb(word: string): string {
     seeing: 'see',
     creating: 'create',
     recreating: 'recreate',
+    ignoring: 'ignore',
+    exploring: 'explore',
+    restoring: 'restore',
+    storing: 'store',
+    scoring: 'score',
   };
   if (irregular[lower]) return irregular[lower];
   if (!lower.endsWith('ing') || lower.length < 5) return lower;
@@ -128,6 +133,8 @@ export function baseVerb(word: string): string {
   if (/([bdgmnprtv])\1$/.test(s) && /[^aeiou][aeiou][bdgmnprtv]{2}$/.test(s)) return s.slice(0, -1);
   if (s.length >= 6 && /(?:el|trol|pel)l$/.test(s)) return s.slice(0, -1);
   if (/^us$/.test(s)) return 'use';
+  // Two vowels and an s: a silent e fell off (increasing, releasing, pleasing).
+  if (/[aeiou]{2}s$/.test(s)) return `${s}e`;
   // One syllable (after re-, un-, pre-) ending in one consonant that was not doubled: a silent e fell off (making, rewriting).
   if (/^[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s) || /^(?:re|un|pre)[^aeiouy]{1,2}[aeiouy][bcdgkmnpstvz]$/.test(s)) return `${s}e`;
   if (/(?:[^aeiou]at|[^aeiou]ut|[^aeiou]in|[^aeiou]ur|[^aeiou]ar|[aeiou]g|[ae]ng|[aeiou]c|[^aeiou]l|ul|rs|iz|ys|yz|v|u)$/.test(s) && !/ll$/.test(s)) {
