@@ -69,6 +69,7 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('Styling of queries')[0]).toBe('What about styling of searches?');
     expect(headingQuestions('task_properties_reference')[0]).toBe('What about task properties reference?');
     expect(headingQuestions('Heading with a link')[0]).toBe('What about heading with a link?');
+    expect(headingQuestions('Pending')).toEqual(['What about pending?', 'What do my notes say about pending?']);
   });
 
   it('finds the base form of -ing verbs', () => {

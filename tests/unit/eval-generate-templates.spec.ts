@@ -174,6 +174,15 @@ describe('heading questions nobody could answer are left out', () => {
     expect(asked).toContain('Garden.md: What about espalier?');
   });
 
+  it('with a thesaurus, skips a heading of one everyday word (one it has synonyms for), keeps a term it does not know', () => {
+    const single = sourceOf({ 'Logic.md': '# Logic\n\n## Setup\n\nWires.\n\n## XOR\n\nGates.\n' });
+    const english: Thesaurus = { name: 'wordnet', synonyms: (w) => (w === 'setup' ? ['apparatus'] : []) };
+    const ask = (t: Thesaurus | null) => headingCandidates(single, single.notes, t).map((c) => c.phrasings[0]);
+    expect(ask(null)).toEqual(expect.arrayContaining(['What about setup?', 'What about XOR?']));
+    expect(ask(english)).toContain('What about XOR?');
+    expect(ask(english)).not.toContain('What about setup?');
+  });
+
   it('never rewords a heading that restates its title with the thesaurus: refused instead', () => {
     const projects = sourceOf({ 'Projects.md': '# Projects\n\n## Active projects\n\nText.\n' });
     const [c] = headingCandidates(projects, projects.notes);

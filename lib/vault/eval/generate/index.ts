@@ -25,7 +25,8 @@ export interface GenerateOptions {
   set?: string;
   /**
    * The thesaurus a question that would give its answer away is reworded with before it is
-   * refused (its `paraphrased_with` records the thesaurus's name). Default WordNet; null: none.
+   * refused (its `paraphrased_with` records the thesaurus's name), and that tells everyday words
+   * (a heading of one, "Setup", asks nothing) from names and terms. Default WordNet; null: none.
    */
   thesaurus?: Thesaurus | null;
   /** Questions at most (default {@link DEFAULT_MAX_QUESTIONS}), shared out between templates. */
@@ -73,9 +74,9 @@ function questionId(template: string, gold: string[], question: string): string 
 }
 
 /** Every template's candidates; a template that fails on an odd vault gives none rather than failing the set. */
-function allCandidates(source: GenerateSource): Candidate[] {
+function allCandidates(source: GenerateSource, thesaurus: Thesaurus | null): Candidate[] {
   const out: Candidate[] = [];
-  for (const make of [...TYPED_TEMPLATES, minedCandidates]) {
+  for (const make of [...TYPED_TEMPLATES, (s: GenerateSource) => minedCandidates(s, thesaurus)]) {
     try {
       out.push(...make(source));
     } catch {
@@ -104,7 +105,7 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
 
   const refused: RefusedQuestion[] = [];
   const byTemplateAccepted = new Map<TemplateName, EvalQuestion[]>();
-  for (const candidate of allCandidates(source)) {
+  for (const candidate of allCandidates(source, thesaurus)) {
     const gold = candidate.gold.map((p) => source.byPath.get(p)).filter((n) => n !== undefined);
     const result = phraseCandidate(candidate, gold, thesaurus);
     if ('refused' in result) {

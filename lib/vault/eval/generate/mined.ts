@@ -3,6 +3,7 @@ import { isExternalTarget, type ParsedLink } from '../../notes/links';
 import { foldText } from '../leak';
 import type { Candidate } from './candidate';
 import { cleanHeading, headingQuestions, isCodeHeading, plainer, unique } from './phrasing';
+import type { Thesaurus } from '../thesaurus';
 import type { GenerateSource, SourceNote } from './source';
 import { clip, isContentWord, plainText, stemsOf, wordsIn } from './words';
 
@@ -14,6 +15,15 @@ const RARE_WORD_NOTES = 3;
 const GENERIC_HEADING_NOTES = 2;
 /** A heading whose words are at least this share of its note's title words restates the title. */
 const RESTATES_TITLE = 0.5;
+
+/** True when the thesaurus knows a word (has synonyms for it): an everyday word, not a name or a term. */
+function isEverydayWord(thesaurus: Thesaurus, word: string): boolean {
+  try {
+    return thesaurus.synonyms(word).length > 0;
+  } catch {
+    return false;
+  }
+}
 
 /** In how many notes' headings each word stem occurs. */
 function headingWordNotes(notes: SourceNote[]): Map<string, number> {
@@ -30,10 +40,12 @@ function headingWordNotes(notes: SourceNote[]): Map<string, number> {
  * the plugin?"). Gold: the note holding the heading. Left out: headings several notes share,
  * headings that say too little (one word common in the vault, or heading sections of other notes
  * too, as "Setup" or "Examples" do), code, numbers and punctuation more than words, and long ones
- * (sentences). A heading that restates its note's title is asked only in words that do not give
- * the title away, never reworded with a thesaurus (its synonyms would ask about something else).
+ * (sentences). With a thesaurus, a heading of one everyday word (one the thesaurus has synonyms
+ * for, as "Setup" or "Purpose") is left out too: only a name or a term ("XOR") says where to look.
+ * A heading that restates its note's title is asked only in words that do not give the title
+ * away, never reworded with a thesaurus (its synonyms would ask about something else).
  */
-export function headingCandidates(source: GenerateSource, notes: SourceNote[]): Candidate[] {
+export function headingCandidates(source: GenerateSource, notes: SourceNote[], thesaurus: Thesaurus | null = null): Candidate[] {
   const shared = new Map<string, number>();
   for (const note of notes) {
     for (const key of new Set(note.headings().map((h) => foldText(cleanHeading(h.text))))) shared.set(key, (shared.get(key) ?? 0) + 1);
@@ -55,6 +67,7 @@ export function headingCandidates(source: GenerateSource, notes: SourceNote[]): 
       if (content.length === 1) {
         const word = content[0].toLowerCase();
         if ((source.df.get(word) ?? 0) > RARE_WORD_NOTES || (headingWords.get(stem(word)) ?? 0) >= GENERIC_HEADING_NOTES) continue;
+        if (thesaurus && isEverydayWord(thesaurus, word)) continue;
       }
       const phrasings = headingQuestions(heading.text);
       if (phrasings.length === 0) continue;
@@ -140,8 +153,8 @@ function placedLinks(note: SourceNote): { start: number; end: number; link: Pars
   return out;
 }
 
-/** Mined questions from the notes that are none of Lucid's types. */
-export function minedCandidates(source: GenerateSource): Candidate[] {
+/** Mined questions from the notes that are none of Lucid's types (the thesaurus judges one-word headings). */
+export function minedCandidates(source: GenerateSource, thesaurus: Thesaurus | null = null): Candidate[] {
   const untyped = source.notes.filter((n) => n.type === null);
-  return [...headingCandidates(source, untyped), ...linkContextCandidates(source, untyped)];
+  return [...headingCandidates(source, untyped, thesaurus), ...linkContextCandidates(source, untyped)];
 }

@@ -252,7 +252,8 @@ export function headingQuestions(heading: string): string[] {
       const agrees = /[^s]s$/.test(noun) ? verb : `${verb}s`;
       out.push(plainer(`What about ${noun} that ${agrees}?`), `What about ${noun} that ${agrees}?`);
     }
-    if (!compound) out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
+    // "Pending" alone is no task anyone asks how to do: "How do I pend?".
+    if (!compound && rest) out.push(`How do I ${verb} ${rest}?`, plainer(`How do I ${verb} ${rest}?`));
   } else if (IMPERATIVES.has(first) && words.length > 1) {
     out.push(`How do I ${first} ${rest}?`, plainer(`How do I ${first} ${rest}?`));
   }
