@@ -57,6 +57,7 @@ export async function evalGenerate(io: Io, values: Values, args: string[] = []):
         test: generated.questions.filter((q) => q.split === 'test').length,
         capped: generated.capped,
         skipped: generated.skipped,
+        unparsed: generated.unparsed,
         refused: generated.refused,
         commit: written?.commit ?? null,
         editId: written?.editId ?? null,
@@ -83,7 +84,13 @@ export async function evalGenerate(io: Io, values: Values, args: string[] = []):
     }
     if (generated.capped > 0) io.out(`${generated.capped} more left out so that no kind of question swamps the set (raise --max for more).`);
     const skipped = generated.skipped.length;
-    if (skipped > 0) io.out(`${skipped} ${skipped === 1 ? 'note' : 'notes'} skipped: front matter that does not parse (lucid lint shows why).`);
+    if (skipped > 0) io.out(`${skipped} ${skipped === 1 ? 'note' : 'notes'} skipped: not text, or too large to read.`);
+    const unparsed = generated.unparsed.length;
+    if (unparsed > 0) {
+      io.out(
+        `${unparsed} ${unparsed === 1 ? 'note' : 'notes'} with front matter that does not parse: asked about from headings and links only (lucid lint shows why).`,
+      );
+    }
     if (written) io.out(`Wrote ${path} (commit ${written.commit.slice(0, 7)}, edit ${written.editId}).`);
     else io.out(`${path} already holds this set; nothing changed, no commit.`);
     io.out(`Next: lucid eval run --vault ${vault.root} --set ${set}`);

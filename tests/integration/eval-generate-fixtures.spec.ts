@@ -42,7 +42,8 @@ describe.skipIf(!haveFixtures)('eval generate on the real vaults in ../shared/fi
         console.info(
           `eval generate ${name}: ${questions.length} questions (${counts.join(', ') || 'none'}), ` +
             `${questions.filter((q) => q.paraphrased_with).length} reworded, ${generated.refused.length} refused, ` +
-            `${generated.capped} over the caps, ${generated.skipped.length} notes skipped (front matter)`,
+            `${generated.capped} over the caps, ${generated.unparsed.length} notes read without their front matter, ` +
+            `${generated.skipped.length} notes skipped (not text)`,
         );
       } finally {
         vault.close();

@@ -80,7 +80,8 @@ describe('eval generate on a vault with typed notes', () => {
       ).toBeNull();
     }
     expect(new Set(questions.map((q) => q.id)).size).toBe(questions.length);
-    expect(generated.skipped).toEqual(['notes/broken.md']);
+    expect(generated.skipped).toEqual([]);
+    expect(generated.unparsed).toEqual(['notes/broken.md']);
     expect(tv.read('evals/questions/hand.jsonl')).toBe(HAND);
     vault.close();
   });
@@ -143,7 +144,7 @@ describe('lucid eval generate', () => {
     expect(out.stdout()).toMatch(/^\d+ questions: \d+ superseded-by, \d+ project-decision, /);
     expect(out.stdout()).toMatch(/Split: \d+ dev, \d+ test\./);
     expect(out.stdout()).toContain(`Wrote ${SET}`);
-    expect(out.stdout()).toContain('1 note skipped: front matter that does not parse');
+    expect(out.stdout()).toContain('1 note with front matter that does not parse: asked about from headings and links only');
     expect(out.stdout()).toContain(`Next: lucid eval run --vault ${tv.root} --set generated`);
     expect(tv.commitCount()).toBe(before + 1);
 

@@ -1,10 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { baseVerb, cleanHeading, headingQuestions, plainer, rephraseWith, triggerClause } from '../../lib/vault/eval/generate/phrasing';
+import {
+  baseVerb,
+  cleanHeading,
+  headingQuestions,
+  isCodeHeading,
+  plainer,
+  proseShare,
+  rephraseWith,
+  triggerClause,
+} from '../../lib/vault/eval/generate/phrasing';
 import { distinctiveTerms, joinList, plainText, stemsOf } from '../../lib/vault/eval/generate/words';
 import { leakOf } from '../../lib/vault';
 import type { Thesaurus } from '../../lib/vault/eval/thesaurus';
 
 const thesaurus = (table: Record<string, string[]>): Thesaurus => ({ name: 'test-thesaurus', synonyms: (word) => table[word] ?? [] });
+
+describe('headings that are code, numbers or punctuation more than words', () => {
+  it('are code headings: inline code, regular expressions, calls, version numbers', () => {
+    expect(isCodeHeading('Toggle Task Done on `[\\s\\t>]*- wibble` produces `"$1- [ ] wibble"`')).toBe(true);
+    expect(isCodeHeading('`createTaskLineModal(): Promise<string>;`')).toBe(true);
+    expect(isCodeHeading('group by function task.file.path.toUpperCase()')).toBe(true);
+    expect(isCodeHeading('due (before|on|in||after) absolute date: results unchanged')).toBe(true);
+    expect(isCodeHeading('Tasks 2.0.0 (22 March 2023)')).toBe(true);
+    expect(isCodeHeading('`id`')).toBe(false);
+    expect(proseShare('`id`')).toBe(1);
+  });
+
+  it('are not: words, a code span of one name, a dotted product name, a link', () => {
+    for (const heading of ['Installing the plugin', 'Use a `project` property', 'Node.js setup', 'Notes on [[Garden Plan]]', 'Why is my score 1.95?', 'Q&A']) {
+      expect(isCodeHeading(heading), heading).toBe(false);
+    }
+  });
+});
 
 describe('the question form of a heading', () => {
   it('asks how to do what a heading in -ing describes', () => {
@@ -41,6 +68,8 @@ describe('the question form of a heading', () => {
     expect(headingQuestions('<% tp.file.title %>')).toEqual([]);
     expect(headingQuestions('Styling of queries')[0]).toBe('What about styling of searches?');
     expect(headingQuestions('task_properties_reference')[0]).toBe('What about task properties reference?');
+    expect(headingQuestions('Heading with a link')[0]).toBe('What about heading with a link?');
+    expect(headingQuestions('Pending')).toEqual(['What about pending?', 'What do my notes say about pending?']);
   });
 
   it('finds the base form of -ing verbs', () => {
@@ -68,6 +97,9 @@ describe('the question form of a heading', () => {
       showing: 'show',
       rendering: 'render',
       rewriting: 'rewrite',
+      ignoring: 'ignore',
+      increasing: 'increase',
+      releasing: 'release',
     };
     for (const [ing, base] of Object.entries(cases)) expect(baseVerb(ing), ing).toBe(base);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildNote, createLinkResolver, leakOf } from '../../lib/vault';
-import { headingCandidates, linkContextCandidates } from '../../lib/vault/eval/generate/mined';
+import { headingCandidates, linkContextCandidates, minedCandidates } from '../../lib/vault/eval/generate/mined';
 import { phraseCandidate } from '../../lib/vault/eval/generate/refusal';
 import { sourceFromNotes, type GenerateSource } from '../../lib/vault/eval/generate/source';
 import { lastSession, owner, projectDecision, skillTrigger, supersededBy, twoHop, TYPED_TEMPLATES } from '../../lib/vault/eval/generate/templates';
@@ -82,10 +82,23 @@ describe('templates over typed notes', () => {
     expect(supersededBy(odd)).toEqual([]);
   });
 
-  it('gives no typed questions for a vault without typed notes, and skips unparseable front matter', () => {
+  it('gives no typed questions for a vault without typed notes, nor from front matter that does not parse', () => {
     const plain = sourceOf({ 'a.md': '# A\n\ntext', 'broken.md': '---\ntype: decision\nproject: [[x\n---\n# Broken\n' });
     expect([...supersededBy(plain), ...projectDecision(plain), ...owner(plain), ...lastSession(plain), ...skillTrigger(plain), ...twoHop(plain)]).toEqual([]);
-    expect(plain.skipped).toEqual(['broken.md']);
+    expect(plain.skipped).toEqual([]);
+    expect(plain.unparsed).toEqual(['broken.md']);
+    expect(plain.byPath.get('broken.md')).toMatchObject({ parsed: false, type: null, frontmatter: {}, title: 'Broken' });
+  });
+
+  it('never takes a note whose front matter does not parse as the target of a typed link', () => {
+    const team = sourceOf({
+      ...TEAM,
+      'projects/atlas.md': `---\ntype: project\nname: Atlas\nstarted: {{date}}\n---\n# Atlas\n`,
+    });
+    expect(team.byPath.get('projects/atlas.md')?.parsed).toBe(false);
+    expect(team.linkOf('[[projects/atlas]]', 'decisions/atlas-use-postgres.md')).toBeNull();
+    expect(team.resolve('projects/atlas', 'decisions/atlas-use-postgres.md')?.path).toBe('projects/atlas.md');
+    for (const c of [...projectDecision(team), ...owner(team), ...twoHop(team)]) expect(c.gold).not.toContain('projects/atlas.md');
   });
 });
 
@@ -111,6 +124,71 @@ describe('questions mined from notes without types', () => {
     expect(candidates[0].gold).toEqual(['Guides/Recurring Tasks.md']);
     expect(candidates[0].phrasings[0]).toBe('What does this refer to: A task comes back on its own once you give it a rule, see … for the details?');
     expect(leakOf(candidates[0].phrasings[0], [{ title: 'Recurring Tasks', aliases: [] }], [])).toBeNull();
+  });
+});
+
+describe('questions mined from notes whose front matter does not parse', () => {
+  // An unfilled template: `{{date}}` is not YAML, yet the note has a title, headings and links.
+  const source = sourceOf({
+    'Daily/Template.md':
+      '---\ncreated: {{date}}\ntags: [daily\n---\n# Template\n\n## Watering the greenhouse tomatoes\n\nThe vines need a stake, as [[Garden Plan]] marks for the south beds.\n',
+    'Unclosed.md': '---\ncreated: {{date}}\n# Unclosed\n\n## Pruning the espalier pear\n',
+    'Garden Plan.md': '# Garden Plan\n\nBeds.\n',
+  });
+
+  it('reads the body after the closing fence (the whole text when it is not closed) and asks about its headings and links', () => {
+    expect(source.unparsed).toEqual(['Daily/Template.md']);
+    const headings = headingCandidates(source, source.notes).map((c) => `${c.gold[0]}: ${c.phrasings[0]}`);
+    expect(headings).toContain('Daily/Template.md: How do I water the greenhouse tomatoes?');
+    expect(headings).toContain('Unclosed.md: How do I prune the espalier pear?');
+    expect(headings.some((h) => /\{|date|created/i.test(h.split(': ')[1]))).toBe(false);
+    const links = linkContextCandidates(source, source.notes);
+    expect(links.map((c) => [c.gold[0], c.phrasings[0]])).toEqual([
+      ['Garden Plan.md', 'What does this refer to: The vines need a stake, as … marks for the south beds?'],
+    ]);
+  });
+
+  it('gives mined questions through minedCandidates, never typed ones', () => {
+    const mined = minedCandidates(source);
+    expect(mined.some((c) => c.gold[0] === 'Daily/Template.md' && c.template === 'heading')).toBe(true);
+    for (const template of TYPED_TEMPLATES) expect(template(source)).toEqual([]);
+  });
+});
+
+describe('heading questions nobody could answer are left out', () => {
+  const source = sourceOf({
+    'Regex.md': '# Regex\n\n## Toggle Task Done on `[\\s\\t>]*- wibble` produces `"$1- [ ] wibble"`\n\n## Anchoring a pattern at line starts\n',
+    'Api.md': '# Api\n\n## `createTaskLineModal(): Promise<string>;`\n\n## Tasks 2.0.0 (22 March 2023)\n',
+    'Garden.md': '# Garden\n\n## Setup\n\nBeds.\n\n## Espalier\n\nPears.\n',
+    'Kitchen.md': '# Kitchen\n\n## Setup\n\nKnives.\n',
+  });
+  const asked = headingCandidates(source, source.notes).map((c) => `${c.gold[0]}: ${c.phrasings[0]}`);
+
+  it('skips headings that are mostly code, numbers or punctuation, keeping the prose ones of the same note', () => {
+    expect(asked).toContain('Regex.md: How do I anchor a pattern at line starts?');
+    expect(asked.filter((q) => /wibble|modal|promise|2023|march/i.test(q))).toEqual([]);
+  });
+
+  it('skips a heading of one word that heads sections of other notes too, keeps a rare one', () => {
+    expect(asked.some((q) => /setup/i.test(q))).toBe(false);
+    expect(asked).toContain('Garden.md: What about espalier?');
+  });
+
+  it('with a thesaurus, skips a heading of one everyday word (one it has synonyms for), keeps a term it does not know', () => {
+    const single = sourceOf({ 'Logic.md': '# Logic\n\n## Setup\n\nWires.\n\n## XOR\n\nGates.\n' });
+    const english: Thesaurus = { name: 'wordnet', synonyms: (w) => (w === 'setup' ? ['apparatus'] : []) };
+    const ask = (t: Thesaurus | null) => headingCandidates(single, single.notes, t).map((c) => c.phrasings[0]);
+    expect(ask(null)).toEqual(expect.arrayContaining(['What about setup?', 'What about XOR?']));
+    expect(ask(english)).toContain('What about XOR?');
+    expect(ask(english)).not.toContain('What about setup?');
+  });
+
+  it('never rewords a heading that restates its title with the thesaurus: refused instead', () => {
+    const projects = sourceOf({ 'Projects.md': '# Projects\n\n## Active projects\n\nText.\n' });
+    const [c] = headingCandidates(projects, projects.notes);
+    expect(c.reword).toBe(false);
+    const table: Thesaurus = { name: 'wordnet', synonyms: (w) => (w === 'projects' ? ['undertakings'] : []) };
+    expect(phraseCandidate(c, [{ title: 'Projects', aliases: [] }], table)).toEqual({ refused: 'contains the title "Projects"' });
   });
 });
 

@@ -11,4 +11,6 @@ export interface Candidate {
   phrasings: string[];
   gold: string[];
   answers: string[];
+  /** False when rewording it word by word with a thesaurus would ask about something else (default true). */
+  reword?: boolean;
 }

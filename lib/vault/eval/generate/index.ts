@@ -25,7 +25,8 @@ export interface GenerateOptions {
   set?: string;
   /**
    * The thesaurus a question that would give its answer away is reworded with before it is
-   * refused (its `paraphrased_with` records the thesaurus's name). Default WordNet; null: none.
+   * refused (its `paraphrased_with` records the thesaurus's name), and that tells everyday words
+   * (a heading of one, "Setup", asks nothing) from names and terms. Default WordNet; null: none.
    */
   thesaurus?: Thesaurus | null;
   /** Questions at most (default {@link DEFAULT_MAX_QUESTIONS}), shared out between templates. */
@@ -50,8 +51,10 @@ export interface GeneratedSet {
   byTemplate: Record<string, number>;
   /** Questions that passed the leak rule but were left out by the caps (per template, per note, `max`). */
   capped: number;
-  /** Notes left out because their front matter does not parse or they are not text. */
+  /** Notes left out because they are not text or too large to parse. */
   skipped: string[];
+  /** Notes whose front matter does not parse: asked about from their headings and links only. */
+  unparsed: string[];
 }
 
 function wordNetOrNull(): Thesaurus | null {
@@ -71,9 +74,9 @@ function questionId(template: string, gold: string[], question: string): string 
 }
 
 /** Every template's candidates; a template that fails on an odd vault gives none rather than failing the set. */
-function allCandidates(source: GenerateSource): Candidate[] {
+function allCandidates(source: GenerateSource, thesaurus: Thesaurus | null): Candidate[] {
   const out: Candidate[] = [];
-  for (const make of [...TYPED_TEMPLATES, minedCandidates]) {
+  for (const make of [...TYPED_TEMPLATES, (s: GenerateSource) => minedCandidates(s, thesaurus)]) {
     try {
       out.push(...make(source));
     } catch {
@@ -91,7 +94,8 @@ function allCandidates(source: GenerateSource): Candidate[] {
  * its gold note's title, an alias or a gold answer is reworded or refused (`leakOf`). Duplicates
  * are dropped, each template asks at most two questions about one note, and templates share
  * `max` in turn so no kind swamps the set. Splits come from `splitFor`. Deterministic: the same
- * vault gives the same set, byte for byte. Notes whose front matter does not parse are skipped.
+ * vault gives the same set, byte for byte. Notes whose front matter does not parse (an unfilled
+ * template) are read as search reads them, for the mined questions only.
  */
 export async function generateQuestions(vault: Vault, options: GenerateOptions = {}): Promise<GeneratedSet> {
   const max = Math.max(1, Math.floor(options.max ?? DEFAULT_MAX_QUESTIONS));
@@ -101,7 +105,7 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
 
   const refused: RefusedQuestion[] = [];
   const byTemplateAccepted = new Map<TemplateName, EvalQuestion[]>();
-  for (const candidate of allCandidates(source)) {
+  for (const candidate of allCandidates(source, thesaurus)) {
     const gold = candidate.gold.map((p) => source.byPath.get(p)).filter((n) => n !== undefined);
     const result = phraseCandidate(candidate, gold, thesaurus);
     if ('refused' in result) {
@@ -152,7 +156,15 @@ export async function generateQuestions(vault: Vault, options: GenerateOptions =
   const byTemplate: Record<string, number> = {};
   for (const template of TEMPLATES) byTemplate[template] = 0;
   for (const q of questions) byTemplate[q.template as string] += 1;
-  return { set: options.set ?? DEFAULT_GENERATED_SET, questions, refused, byTemplate, capped: accepted - questions.length, skipped: source.skipped };
+  return {
+    set: options.set ?? DEFAULT_GENERATED_SET,
+    questions,
+    refused,
+    byTemplate,
+    capped: accepted - questions.length,
+    skipped: source.skipped,
+    unparsed: source.unparsed,
+  };
 }
 
 function compare(a: string, b: string): number {

@@ -93,7 +93,7 @@ const PLAIN_WORDS: Record<string, string> = {
 
 /** Words ending in -ing that are not verb forms. */
 const NOT_GERUNDS = new Set(
-  'anything bring ceiling during evening everything fling king morning nothing ring sing sling something spring sting string swing thing things wedding wing'.split(
+  'anything bring ceiling during evening everything fling heading king morning nothing ring sing sling something spring sting string swing thing things wedding wing'.split(
     ' ',
   ),
 );
@@ -120,6 +120,11 @@ export function baseVerb(word: string): string {
     seeing: 'see',
     creating: 'create',
     recreating: 'recreate',
+    ignoring: 'ignore',
+    exploring: 'explore',
+    restoring: 'restore',
+    storing: 'store',
+    scoring: 'score',
   };
   if (irregular[lower]) return irregular[lower];
   if (!lower.endsWith('ing') || lower.length < 5) return lower;
@@ -128,6 +133,8 @@ export function baseVerb(word: string): string {
   if (/([bdgmnprtv])\1$/.test(s) && /[^aeiou][aeiou][bdgmnprtv]{2}$/.test(s)) return s.slice(0, -1);
   if (s.length >= 6 && /(?:el|trol|pel)l$/.test(s)) return s.slice(0, -1);
   if (/^us$/.test(s)) return 'use';
+  // Two vowels and an s: a silent e fell off (increasing, releasing, pleasing).
+  if (/[aeiou]{2}s$/.test(s)) return `${s}e`;
   // One syllable (after re-, un-, pre-) ending in one consonant that was not doubled: a silent e fell off (making, rewriting).
   if (/^[^aeiouy]+[aeiouy][bcdgkmnprstvz]$/.test(s) || /^(?:re|un|pre)[^aeiouy]{1,2}[aeiouy][bcdgkmnpstvz]$/.test(s)) return `${s}e`;
   if (/(?:[^aeiou]at|[^aeiou]ut|[^aeiou]in|[^aeiou]ur|[^aeiou]ar|[aeiou]g|[ae]ng|[aeiou]c|[^aeiou]l|ul|rs|iz|ys|yz|v|u)$/.test(s) && !/ll$/.test(s)) {
@@ -179,6 +186,35 @@ export function cleanHeading(text: string): string {
     .trim();
 }
 
+/** A token that is code rather than a word: brackets, pipes, slashes, operators, or a path of two dots (`a.b.c`). */
+const CODE_TOKEN = /[(){}[\]<>\\|$=;/@#^]|\p{L}\.\p{L}[^\s.]*\./u;
+/** Below this share of letters in words (out of every character but spaces), a heading is code or numbers. */
+const MIN_PROSE_SHARE = 0.6;
+
+/**
+ * The share of a heading's characters (spaces aside) that are letters of plain words: inline
+ * code spans (but for one plain name) and tokens that look like code (`f(x)`, `a|b`, `task.file.path`, `[\s>]*`) count
+ * as characters but not as letters; digits and punctuation neither. "Toggle Task Done on
+ * `[\s\t>]*- wibble` produces `"$1- [ ] wibble"`" or "Tasks 2.0.0 (22 March 2023)" score low.
+ */
+export function proseShare(heading: string): number {
+  const text = heading.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  const all = text.replace(/[\s`]+/g, '').length;
+  if (all === 0) return 0;
+  const prose = text
+    // A code span of one plain name (`id`, `project`) reads as a word; anything longer is code.
+    .replace(/`([^`]*)`?/g, (_, code: string) => (/^[\p{L}][\p{L}\p{N}_-]*$/u.test(code) ? code : ' '))
+    .split(/\s+/)
+    .filter((token) => !CODE_TOKEN.test(token))
+    .join(' ');
+  return (prose.match(/\p{L}/gu)?.length ?? 0) / all;
+}
+
+/** True when a heading is mostly code, numbers or punctuation: nobody asks with those words. */
+export function isCodeHeading(heading: string): boolean {
+  return proseShare(heading) < MIN_PROSE_SHARE;
+}
+
 /**
  * The ways a heading can be asked about, best first: its question form ("Installing the plugin"
  * → "How do I install the plugin?"; "Recurring tasks" → "What about tasks that repeat?"), then
@@ -216,7 +252,8 @@ export function headingQuestions(heading: string): string[] {
       const agrees = /[^s]s$/.test(noun) ? verb : `${verb}s`;
       out.push(plainer(`What about ${noun} that ${agrees}?`), `What about ${noun} that ${agrees}?`);
     }
-    if (!compound) out.push(`How do I ${verb}${rest ? ` ${rest}` : ''}?`, plainer(`How do I ${verb}${rest ? ` ${rest}` : ''}?`));
+    // "Pending" alone is no task anyone asks how to do: "How do I pend?".
+    if (!compound && rest) out.push(`How do I ${verb} ${rest}?`, plainer(`How do I ${verb} ${rest}?`));
   } else if (IMPERATIVES.has(first) && words.length > 1) {
     out.push(`How do I ${first} ${rest}?`, plainer(`How do I ${first} ${rest}?`));
   }

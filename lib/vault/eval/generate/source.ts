@@ -7,15 +7,21 @@ import type { Vault } from '../../vault';
 import { corpusExclusions } from '../corpus';
 import { documentFrequencies, plainText } from './words';
 
-/** One note as the generator reads it: a searchable note whose front matter parses. */
+/**
+ * One note as the generator reads it: a searchable text note. A note whose front matter does not
+ * parse (an unfilled template's `{{date}}`) is still one: its title, body, headings and links are
+ * read as search reads them, with no properties, so only the mined questions use it.
+ */
 export interface SourceNote {
   path: string;
   title: string;
   aliases: string[];
-  /** One of Lucid's types, or null. */
+  /** One of Lucid's types, or null (always null when the front matter does not parse). */
   type: string | null;
+  /** False when the note's front matter does not parse: its `frontmatter` is then empty. */
+  parsed: boolean;
   frontmatter: Record<string, unknown>;
-  /** The body without its front matter. */
+  /** The body after the front matter's closing fence (the whole text when the fence is not closed). */
   body: string;
   /** The body's headings (parsed on first use: only some templates need them). */
   headings(): Heading[];
@@ -26,21 +32,23 @@ export interface SourceNote {
 export interface GenerateSource {
   notes: SourceNote[];
   byPath: Map<string, SourceNote>;
-  /** The vault path a `[[link]]` property value of `from` names, when it is a note of the source. */
+  /** The note a `[[link]]` property value of `from` names, when it is a note of the source whose front matter parses. */
   linkOf(value: unknown, from: string): SourceNote | null;
   /** The note a body link written in `from` leads to, when it is a note of the source. */
   resolve(target: string, from: string): SourceNote | null;
   /** In how many notes each lowercase word occurs, and how many notes there are. */
   df: Map<string, number>;
   total: number;
-  /** Notes left out because their front matter does not parse (or they are not text). */
+  /** Notes left out because they are not text or too large to parse. */
   skipped: string[];
+  /** Notes whose front matter does not parse: read for mined questions only. */
+  unparsed: string[];
 }
 
 /**
  * Reads the notes a question may name as gold: the notes a run retrieves from (`corpusExclusions`:
- * Lucid's system folders, the evaluations and AGENTS.md left out), skipping notes whose front
- * matter does not parse or that are not text.
+ * Lucid's system folders, the evaluations and AGENTS.md left out), skipping notes that are not
+ * text or too large to parse. Notes whose front matter does not parse are kept, unparsed.
  */
 export async function loadGenerateSource(vault: Vault): Promise<GenerateSource> {
   const graph = await vault.linkGraph();
@@ -53,7 +61,8 @@ export function sourceFromNotes(all: readonly Note[], resolver: LinkResolver, ex
   const skipped: string[] = [];
   for (const note of [...all].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     if (excluded.some((prefix) => note.path.startsWith(prefix))) continue;
-    if (note.problem || note.text === null) {
+    const parsed = note.problem === null;
+    if ((!parsed && note.problem !== 'invalid_frontmatter') || note.text === null) {
       skipped.push(note.path);
       continue;
     }
@@ -61,8 +70,9 @@ export function sourceFromNotes(all: readonly Note[], resolver: LinkResolver, ex
       path: note.path,
       title: note.title,
       aliases: aliasesOf(note),
-      type: note.lucidType,
-      frontmatter: note.frontmatter,
+      type: parsed ? note.lucidType : null,
+      parsed,
+      frontmatter: parsed ? note.frontmatter : {},
       body: note.body,
       headings: lazyHeadings(note.body),
       note,
@@ -74,7 +84,8 @@ export function sourceFromNotes(all: readonly Note[], resolver: LinkResolver, ex
     byPath,
     linkOf: (value, from) => {
       const path = resolveLinkValue(resolver, value, from);
-      return path ? (byPath.get(path) ?? null) : null;
+      const note = path ? byPath.get(path) : undefined;
+      return note?.parsed ? note : null;
     },
     resolve: (target, from) => {
       const path = resolver.resolve(target, from, 'wikilink');
@@ -83,6 +94,7 @@ export function sourceFromNotes(all: readonly Note[], resolver: LinkResolver, ex
     df: documentFrequencies(notes.map((n) => plainText(n.body))),
     total: notes.length,
     skipped,
+    unparsed: notes.filter((n) => !n.parsed).map((n) => n.path),
   };
 }
 
