@@ -38,7 +38,7 @@ const DEMO_ANCHOR = new Date(2026, 10, 30);
 export interface SetFigures {
   vault: string;
   set: string;
-  /** `hand` for a set written by people (the fixtures' tests/evals/ files, the demo's own set), `generated` for `generateQuestions`'. */
+  /** `hand` for a set written by people (the fixtures' tests/evals/ files, the demo's sets whose questions are all `hand`), `generated` for `generateQuestions`'. */
   origin: 'hand' | 'generated';
   questions: number;
   summary: Record<string, StrategySummary>;
@@ -119,7 +119,9 @@ export async function measureDemoVault(options: { strategies?: Strategy[]; progr
     const { root } = await generateDemoVault({ dir: path.join(base, 'vault'), env, anchor: DEMO_ANCHOR, fallbackUser: 'Demo' });
     const vault = await openVault({ root, env, fallbackUser: 'Demo' });
     try {
-      const hand = await Promise.all((await listQuestionSets(vault)).map(async (set) => ({ set, questions: await readQuestionSet(vault, set) })));
+      const sets = await Promise.all((await listQuestionSets(vault)).map(async (set) => ({ set, questions: await readQuestionSet(vault, set) })));
+      // The demo's own generated set is what generateQuestions makes again below: only people's sets count as hand-written.
+      const hand = sets.filter((s) => s.questions.every((q) => q.kind === 'hand'));
       return await measureVault('demo', vault, hand, options);
     } finally {
       vault.close();
