@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildCorpus,
   type EvalProgress,
   defaultStrategies,
+  evaluateSet,
   initVault,
   listEvalRuns,
   openVault,
@@ -309,4 +311,19 @@ describe('determinism', () => {
       original.cleanup();
     }
   }, 120_000);
+});
+
+// Last: it reads the stepping clock, which the run names above depend on.
+describe('evaluateSet', () => {
+  it('matches a gold path spelt in another case or without .md to its note', async () => {
+    const corpus = await buildCorpus(vault);
+    const questions = [
+      { ...QUESTIONS[0], id: 'case', gold: ['Decisions/DATABASE.md'] },
+      { ...QUESTIONS[0], id: 'bare', gold: ['notes/retries'] },
+      { ...QUESTIONS[0], id: 'gone', gold: ['notes/nowhere.md'] },
+    ];
+    const { results } = await evaluateSet(vault, corpus, questions, { k: 5, strategies: [searchStrategy], set: 'team' });
+    expect(results.map((r) => r.gold)).toEqual([['decisions/database.md'], ['notes/retries.md'], ['notes/nowhere.md']]);
+    expect(results[0].metrics.recall_at_5).toBe(1);
+  });
 });

@@ -2,7 +2,7 @@ import type { VaultLayout } from '../config';
 import { VaultError } from '../errors';
 import type { Vault } from '../vault';
 import { cutToBudget } from './budget';
-import { buildCorpus } from './corpus';
+import { buildCorpus, resolveGold } from './corpus';
 import { scoreQuestion, summarize } from './metrics';
 import { listQuestionSets, readQuestionSet } from './questions';
 import { kindOf, renderRunNote, runNotePath, runResultsPath, serializeResults } from './run-note';
@@ -62,16 +62,18 @@ function checkK(k: number): number {
 /**
  * Scores every strategy on one set's questions against `corpus`: each strategy is prepared once,
  * ranks each question, and is cut to k notes and the token budget; a question paraphrased with a
- * strategy's own thesaurus is recorded as excluded for it and left out of its summary. Results are
+ * strategy's own thesaurus is recorded as excluded for it and left out of its summary. Gold paths
+ * are matched to the corpus's spelling first (see resolveGold). Results are
  * in strategy order, then question order. Writes nothing to the vault (it syncs the search index).
  */
 export async function evaluateSet(
   vault: Vault,
   corpus: EvalCorpus,
-  questions: EvalQuestion[],
+  asWritten: EvalQuestion[],
   options: { k: number; strategies: Strategy[]; onProgress?: (p: EvalProgress) => void; set: string },
 ): Promise<{ results: QuestionResult[]; summary: Record<string, StrategySummary> }> {
   const k = checkK(options.k);
+  const questions = resolveGold(asWritten, corpus);
   await vault.syncSearch();
   const results: QuestionResult[] = [];
   const summary: Record<string, StrategySummary> = {};
@@ -127,7 +129,8 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
   const existing = new Set((await vault.listFiles()).map((f) => f.path));
   const runs: SetRun[] = [];
   const changes: { path: string; content: string; expectedHash: null }[] = [];
-  for (const { set, questions } of sets) {
+  for (const { set, questions: asWritten } of sets) {
+    const questions = resolveGold(asWritten, corpus);
     const { results, summary } = await evaluateSet(vault, corpus, questions, { k, strategies, onProgress: options.onProgress, set });
     let attempt = 1;
     let notePath = runNotePath(vault.layout, now, set, attempt);
