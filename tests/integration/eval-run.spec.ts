@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildCorpus,
   type EvalProgress,
+  type EvalQuestion,
   defaultStrategies,
   evaluateSet,
   initVault,
@@ -317,10 +318,10 @@ describe('determinism', () => {
 describe('evaluateSet', () => {
   it('matches a gold path spelt in another case or without .md to its note', async () => {
     const corpus = await buildCorpus(vault);
-    const questions = [
-      { ...QUESTIONS[0], id: 'case', gold: ['Decisions/DATABASE.md'] },
-      { ...QUESTIONS[0], id: 'bare', gold: ['notes/retries'] },
-      { ...QUESTIONS[0], id: 'gone', gold: ['notes/nowhere.md'] },
+    const questions: EvalQuestion[] = [
+      { ...QUESTIONS[0], split: 'test', id: 'case', gold: ['Decisions/DATABASE.md'] },
+      { ...QUESTIONS[0], split: 'test', id: 'bare', gold: ['notes/retries'] },
+      { ...QUESTIONS[0], split: 'test', id: 'gone', gold: ['notes/nowhere.md'] },
     ];
     const { results } = await evaluateSet(vault, corpus, questions, { k: 5, strategies: [searchStrategy], set: 'team' });
     expect(results.map((r) => r.gold)).toEqual([['decisions/database.md'], ['notes/retries.md'], ['notes/nowhere.md']]);
