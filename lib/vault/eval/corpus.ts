@@ -1,14 +1,9 @@
+import { aliasesOf } from '../agents/read-note';
 import { systemPrefixes, type VaultLayout } from '../config';
 import { headCommit } from '../git/repo';
 import { isExternalTarget } from '../notes/links';
 import type { Vault } from '../vault';
 import type { CorpusNote, EvalCorpus, EvalQuestion } from './types';
-
-function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return value.trim() === '' ? [] : [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  return [];
-}
 
 /**
  * The path prefixes search leaves out by default (the changelog, inbox, evaluations and AGENTS.md),
@@ -44,7 +39,7 @@ export async function buildCorpus(vault: Vault): Promise<EvalCorpus> {
     return {
       path: note.path,
       title: note.title,
-      aliases: stringsOf(note.frontmatter.aliases),
+      aliases: aliasesOf(note),
       type: note.lucidType,
       frontmatter: { ...note.frontmatter },
       text: note.text ?? '',
