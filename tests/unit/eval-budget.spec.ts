@@ -43,6 +43,12 @@ describe('cutToBudget', () => {
     expect(out[0].passage.length).toBeLessThanOrEqual((BUDGET_TOKENS / 10) * 4);
   });
 
+  it('finds the question terms in a note written in decomposed Unicode (as macOS file names and some editors save it)', () => {
+    const text = `${filler(400)}\nThe Cafe\u0301 is on Main Street.\n${filler(400)}\n`;
+    const out = cutToBudget(['c.md'], 'Where is the Caf\u00e9?', corpusOf([note('c.md', 'Places', text)]), 10);
+    expect(out[0].passage).toContain('The Cafe\u0301 is on Main Street.');
+  });
+
   it('keeps a short note whole', () => {
     const out = cutToBudget(['a.md'], 'anything', corpusOf([note('a.md', 'A', 'short text\n')]), 5);
     expect(out).toEqual([{ path: 'a.md', passage: '# A\nshort text\n', tokens: 4 }]);

@@ -1,8 +1,5 @@
-import { tokenizeQuery } from '../search/query';
+import { tokenizeQuery, wordSpans } from '../search/query';
 import { BUDGET_TOKENS, CHARS_PER_TOKEN, type EvalCorpus, type RetrievedNote } from './types';
-
-/** A word as the search's tokenizer sees one (see search/query.ts). */
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
 
 /** Tokens of a text at CHARS_PER_TOKEN characters a token, rounded up. */
 function countTokens(text: string): number {
@@ -25,11 +22,7 @@ function cutAt(text: string, max: number): string {
  */
 function bestWindowStart(text: string, terms: ReadonlySet<string>, size: number): number {
   if (terms.size === 0 || text.length <= size) return 0;
-  const hits: { at: number; term: string }[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const term = match[0].toLowerCase();
-    if (terms.has(term)) hits.push({ at: match.index, term });
-  }
+  const hits = wordSpans(text).filter((span) => terms.has(span.word));
   if (hits.length === 0) return 0;
   let best = 0;
   let bestDistinct = -1;
@@ -50,14 +43,14 @@ function bestWindowStart(text: string, terms: ReadonlySet<string>, size: number)
   let lo = 0;
   let hi = 0;
   for (const start of [...starts].sort((a, b) => a - b)) {
-    while (hi < hits.length && hits[hi].at + hits[hi].term.length <= start + size) {
-      inside.set(hits[hi].term, (inside.get(hits[hi].term) ?? 0) + 1);
+    while (hi < hits.length && hits[hi].at + hits[hi].length <= start + size) {
+      inside.set(hits[hi].word, (inside.get(hits[hi].word) ?? 0) + 1);
       hi += 1;
     }
     while (lo < hi && hits[lo].at < start) {
-      const left = (inside.get(hits[lo].term) ?? 1) - 1;
-      if (left === 0) inside.delete(hits[lo].term);
-      else inside.set(hits[lo].term, left);
+      const left = (inside.get(hits[lo].word) ?? 1) - 1;
+      if (left === 0) inside.delete(hits[lo].word);
+      else inside.set(hits[lo].word, left);
       lo += 1;
     }
     const count = hi - lo;
