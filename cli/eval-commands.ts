@@ -31,8 +31,9 @@ const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--s
   --set         the question sets to run, comma-separated (default: every set)
   --k           notes per question, 1 to ${MAX_K} (default ${DEFAULT_K}); every strategy is also cut to
                 2,000 tokens of retrieved text
-  --strategies  the strategies to measure, comma-separated (default: all of them:
-                ${STRATEGY_NAMES.join(', ')})
+  --strategies  the strategies to measure, comma-separated (default:
+                ${STRATEGY_NAMES.filter((name) => name !== 'embeddings').join(', ')};
+                embeddings only with --embeddings-url)
   --embeddings-url    also measure the embeddings strategy, against a local OpenAI-compatible
                       endpoint (its URL with /v1, e.g. http://127.0.0.1:11434/v1 for Ollama)
   --embeddings-model  the model it embeds with (default nomic-embed-text)
