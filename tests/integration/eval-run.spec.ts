@@ -327,4 +327,12 @@ describe('evaluateSet', () => {
     expect(results.map((r) => r.gold)).toEqual([['decisions/database.md'], ['notes/retries.md'], ['notes/nowhere.md']]);
     expect(results[0].metrics.recall_at_5).toBe(1);
   });
+
+  it('refuses a strategy name that is not a slug, or one listed twice, before it measures anything', async () => {
+    const corpus = await buildCorpus(vault);
+    const run = (strategies: Strategy[]) => evaluateSet(vault, corpus, QUESTIONS as EvalQuestion[], { k: 5, strategies, set: 'team' });
+    await expect(run([{ ...searchStrategy, name: 'my_search' }])).rejects.toThrow('"my_search" is not a strategy name');
+    await expect(run([searchStrategy, searchStrategy])).rejects.toThrow('The strategy "search" is listed twice');
+    await expect(runEvaluation(vault, { strategies: [{ ...searchStrategy, name: 'Search' }] })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
 });

@@ -24,6 +24,9 @@ export interface RunNoteInput {
   missingGold?: string[];
 }
 
+/** VAULT-FORMAT's strategy slugs (`[a-z0-9-]`): a run's `<strategy>_<metric>` fields split at the first underscore. */
+export const STRATEGY_SLUG = /^[a-z0-9][a-z0-9-]*$/;
+
 /** `YYYY-MM-DD-HHMM` in the vault clock's local time. */
 function runStamp(now: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');

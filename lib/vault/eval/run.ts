@@ -5,7 +5,7 @@ import { cutToBudget } from './budget';
 import { buildCorpus, resolveGold } from './corpus';
 import { scoreQuestion, summarize } from './metrics';
 import { listQuestionSets, readQuestionSet } from './questions';
-import { kindOf, renderRunNote, runNotePath, runResultsPath, serializeResults } from './run-note';
+import { kindOf, renderRunNote, STRATEGY_SLUG, runNotePath, runResultsPath, serializeResults } from './run-note';
 import { defaultStrategies } from './strategies/index';
 import {
   BUDGET_TOKENS,
@@ -54,6 +54,21 @@ function noQuestionsHint(layout: VaultLayout, set = '<set>'): string {
   return `Make one with \`lucid eval generate${set === '<set>' ? '' : ` --set ${set}`}\`, or write ${layout.evalQuestions}/${set}.jsonl by hand, one JSON question a line ({"id", "question", "gold", "answers", "kind", "split"}).`;
 }
 
+/** Strategies whose names can be front-matter fields and do not overwrite each other's results. */
+function checkStrategies(strategies: readonly Strategy[]): void {
+  if (strategies.length === 0) throw new VaultError('invalid_input', 'A run needs at least one strategy.');
+  const seen = new Set<string>();
+  for (const { name } of strategies) {
+    if (!STRATEGY_SLUG.test(name))
+      throw new VaultError(
+        'invalid_input',
+        `"${name}" is not a strategy name: use lowercase letters, digits and "-" (its results are <name>_<metric> fields).`,
+      );
+    if (seen.has(name)) throw new VaultError('invalid_input', `The strategy "${name}" is listed twice; name each strategy once.`);
+    seen.add(name);
+  }
+}
+
 function checkK(k: number): number {
   if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new VaultError('invalid_input', `k must be a whole number from 1 to ${MAX_K}, not ${k}.`);
   return k;
@@ -73,6 +88,7 @@ export async function evaluateSet(
   options: { k: number; strategies: Strategy[]; onProgress?: (p: EvalProgress) => void; set: string },
 ): Promise<{ results: QuestionResult[]; summary: Record<string, StrategySummary> }> {
   const k = checkK(options.k);
+  checkStrategies(options.strategies);
   const questions = resolveGold(asWritten, corpus);
   await vault.syncSearch();
   const results: QuestionResult[] = [];
@@ -111,7 +127,7 @@ export async function evaluateSet(
 export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}): Promise<{ commit: string | null; runs: SetRun[] }> {
   const k = checkK(options.k ?? DEFAULT_K);
   const strategies = options.strategies ?? defaultStrategies();
-  if (strategies.length === 0) throw new VaultError('invalid_input', 'A run needs at least one strategy.');
+  checkStrategies(strategies);
   const names = options.sets ?? (await listQuestionSets(vault));
   if (names.length === 0)
     throw new VaultError('not_found', `This vault has no question sets in ${vault.layout.evalQuestions}/. ${noQuestionsHint(vault.layout)}`);
