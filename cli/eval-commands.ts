@@ -13,7 +13,7 @@ import {
 } from '../lib/vault';
 import { evalGenerate, evalGenerateOptions, evalGenerateUsage } from './eval-generate';
 import { evalGrowth, evalGrowthOptions, evalGrowthUsage } from './eval-growth';
-import { openCliVault, printJson, UsageError, type Io } from './shared';
+import { openCliVault, printJson, statusLine, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -63,25 +63,12 @@ function kOf(value: string | boolean | undefined): number {
   return k;
 }
 
-/** Progress on stderr when it is a terminal: one line per strategy, rewritten as its questions are done. */
+/** Progress on a terminal: one line per strategy, rewritten as its questions are done. */
 function progressLine(io: Io & { isTTY?: boolean }): { update: (p: EvalProgress) => void; done: () => void } {
-  const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
-  if (!tty) return { update: () => undefined, done: () => undefined };
-  const write = (text: string) => (io.isTTY !== undefined ? io.err(text) : process.stderr.write(text));
-  let last = 0;
-  let open = false;
+  const line = statusLine(io);
   return {
-    update(p) {
-      const now = Date.now();
-      const finished = p.done === p.total;
-      if (!finished && p.done > 0 && now - last < 100) return;
-      last = now;
-      write(`\r\u001b[K${p.set}: ${p.strategy} ${p.done}/${p.total}${finished ? '\n' : ''}`);
-      open = !finished;
-    },
-    done() {
-      if (open) write('\r\u001b[K');
-    },
+    update: (p) => line.show(`${p.set}: ${p.strategy} ${p.done}/${p.total}`, { now: p.done === 0, keep: p.done === p.total }),
+    done: line.done,
   };
 }
 
