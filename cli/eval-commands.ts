@@ -3,6 +3,7 @@ import {
   defaultStrategies,
   type EvalProgress,
   MAX_K,
+  questionCount,
   runEvaluation,
   type SetRun,
   type Strategy,
@@ -140,7 +141,7 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
     }
     const order = strategies?.map((s) => s.name);
     for (const run of result.runs) {
-      io.out(`${run.set}: ${run.questions} questions, k ${k} -> ${run.notePath}\n`);
+      io.out(`${run.set}: ${questionCount(run.questions)}, k ${k} -> ${run.notePath}\n`);
       io.out(`${table(run, order ?? Object.keys(run.summary))}\n`);
       if (run.missingGold.length > 0) {
         io.err(

@@ -32,6 +32,8 @@ describe('buildCorpus and runEvaluation with moved evaluation folders', () => {
       const run = await runEvaluation(vault, { strategies: [searchStrategy], now: new Date(2026, 10, 20, 9, 5) });
       expect(run.runs[0].notePath).toBe('Lab/runs/2026-11-20-0905-team.md');
       expect(run.runs[0].summary.search.recall_at_5?.mean).toBe(1);
+      expect(tv.read(run.runs[0].notePath)).toContain('\n1 question (0 dev, 1 test), at most 5 notes');
+      expect(tv.read('changelog.md')).toContain('recall evaluation of team (1 question): 1 strategy, k 5');
       expect(tv.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').sort()).toEqual(
         ['changelog.md', 'Lab/runs/2026-11-20-0905-team.md', 'Lab/runs/2026-11-20-0905-team.results.jsonl'].sort(),
       );

@@ -5,7 +5,7 @@ import { cutToBudget } from './budget';
 import { buildCorpus, resolveGold } from './corpus';
 import { scoreQuestion, summarize } from './metrics';
 import { listQuestionSets, readQuestionSet } from './questions';
-import { kindOf, renderRunNote, STRATEGY_SLUG, runNotePath, runResultsPath, serializeResults } from './run-note';
+import { kindOf, questionCount, renderRunNote, STRATEGY_SLUG, runNotePath, runResultsPath, serializeResults } from './run-note';
 import { defaultStrategies } from './strategies/index';
 import {
   BUDGET_TOKENS,
@@ -175,7 +175,7 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
     actor: options.actor ?? vault.person,
     op: 'eval',
     path: runs[0].notePath,
-    reason: `recall evaluation of ${runs.map((r) => `${r.set} (${r.questions} questions)`).join(', ')}: ${strategies.length} strategies, k ${k}${bestOf(runs[0])}`,
+    reason: `recall evaluation of ${runs.map((r) => `${r.set} (${questionCount(r.questions)})`).join(', ')}: ${strategies.length} strateg${strategies.length === 1 ? 'y' : 'ies'}, k ${k}${bestOf(runs[0])}`,
     changes,
   });
   return { commit: edit.commit, runs };
