@@ -3,6 +3,7 @@ import {
   defaultStrategies,
   type EvalProgress,
   MAX_K,
+  questionCount,
   runEvaluation,
   type SetRun,
   type Strategy,
@@ -13,7 +14,7 @@ import {
 } from '../lib/vault';
 import { evalGenerate, evalGenerateOptions, evalGenerateUsage } from './eval-generate';
 import { evalGrowth, evalGrowthOptions, evalGrowthUsage } from './eval-growth';
-import { openCliVault, printJson, UsageError, type Io } from './shared';
+import { openCliVault, printJson, statusLine, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -31,8 +32,9 @@ const RUN_USAGE = `lucid eval run [--vault DIR] [--set NAME[,NAME]] [--k N] [--s
   --set         the question sets to run, comma-separated (default: every set)
   --k           notes per question, 1 to ${MAX_K} (default ${DEFAULT_K}); every strategy is also cut to
                 2,000 tokens of retrieved text
-  --strategies  the strategies to measure, comma-separated (default: all of them:
-                ${STRATEGY_NAMES.join(', ')})
+  --strategies  the strategies to measure, comma-separated (default:
+                ${STRATEGY_NAMES.filter((name) => name !== 'embeddings').join(', ')};
+                embeddings only with --embeddings-url)
   --embeddings-url    also measure the embeddings strategy, against a local OpenAI-compatible
                       endpoint (its URL with /v1, e.g. http://127.0.0.1:11434/v1 for Ollama)
   --embeddings-model  the model it embeds with (default nomic-embed-text)
@@ -62,25 +64,12 @@ function kOf(value: string | boolean | undefined): number {
   return k;
 }
 
-/** Progress on stderr when it is a terminal: one line per strategy, rewritten as its questions are done. */
+/** Progress on a terminal: one line per strategy, rewritten as its questions are done. */
 function progressLine(io: Io & { isTTY?: boolean }): { update: (p: EvalProgress) => void; done: () => void } {
-  const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
-  if (!tty) return { update: () => undefined, done: () => undefined };
-  const write = (text: string) => (io.isTTY !== undefined ? io.err(text) : process.stderr.write(text));
-  let last = 0;
-  let open = false;
+  const line = statusLine(io);
   return {
-    update(p) {
-      const now = Date.now();
-      const finished = p.done === p.total;
-      if (!finished && p.done > 0 && now - last < 100) return;
-      last = now;
-      write(`\r\u001b[K${p.set}: ${p.strategy} ${p.done}/${p.total}${finished ? '\n' : ''}`);
-      open = !finished;
-    },
-    done() {
-      if (open) write('\r\u001b[K');
-    },
+    update: (p) => line.show(`${p.set}: ${p.strategy} ${p.done}/${p.total}`, { now: p.done === 0, keep: p.done === p.total }),
+    done: line.done,
   };
 }
 
@@ -152,7 +141,7 @@ async function evalRun(io: Io, values: Values, args: string[]): Promise<number> 
     }
     const order = strategies?.map((s) => s.name);
     for (const run of result.runs) {
-      io.out(`${run.set}: ${run.questions} questions, k ${k} -> ${run.notePath}\n`);
+      io.out(`${run.set}: ${questionCount(run.questions)}, k ${k} -> ${run.notePath}\n`);
       io.out(`${table(run, order ?? Object.keys(run.summary))}\n`);
       if (run.missingGold.length > 0) {
         io.err(

@@ -1,5 +1,5 @@
 import { evalGrowth as measureGrowth, strategyByName, type GrowthProgress, type GrowthReport } from '../lib/vault';
-import { openCliVault, printJson, UsageError, type Io } from './shared';
+import { openCliVault, printJson, statusLine, UsageError, type Io } from './shared';
 
 /** `lucid eval growth`'s help text. */
 export const evalGrowthUsage =
@@ -20,25 +20,15 @@ export const evalGrowthOptions = { commits: { type: 'string' as const } };
 
 const OWN_OPTIONS = new Set(['vault', 'set', 'json', 'help', 'strategies', ...Object.keys(evalGrowthOptions)]);
 
-/** Progress on stderr, one line rewritten in place, only when stderr is a terminal. */
+/** Progress on a terminal: one line, rewritten in place. */
 function progressLine(io: Io & { isTTY?: boolean }): { update: (p: GrowthProgress) => void; done: () => void } {
-  const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
-  if (!tty) return { update: () => undefined, done: () => undefined };
-  const write = (text: string) => (io.isTTY !== undefined ? io.err(text) : process.stderr.write(text));
-  let last = 0;
-  let shown = false;
+  const line = statusLine(io);
   return {
-    update(p) {
-      const now = Date.now();
-      if (p.strategy && p.done < p.total && now - last < 100) return;
-      last = now;
-      shown = true;
-      const what = p.strategy ? `${p.strategy} ${p.done}/${p.total}` : 'reading the notes';
-      write(`\r\u001b[Kgrowth: point ${p.pointIndex}/${p.points} (${p.point}): ${what}`);
-    },
-    done() {
-      if (shown) write('\r\u001b[K');
-    },
+    update: (p) =>
+      line.show(`growth: point ${p.pointIndex}/${p.points} (${p.point}): ${p.strategy ? `${p.strategy} ${p.done}/${p.total}` : 'reading the notes'}`, {
+        now: !p.strategy || p.done >= p.total,
+      }),
+    done: line.done,
   };
 }
 

@@ -50,7 +50,7 @@ export interface SetFigures {
 /** The default-strategy decision over the fixture vaults' test splits. */
 export interface DefaultDecision {
   current: string;
-  /** The strategy with the best pooled recall@5 (the current default on a tie). */
+  /** The strategy furthest ahead of the current default on the questions both were judged on (the current default when none is ahead). */
   best: string;
   /** Pooled recall@5 per strategy (its own questions: paraphrases with its own thesaurus left out). */
   pooled: Record<string, MetricSummary>;
@@ -134,7 +134,8 @@ export async function measureDemoVault(options: { strategies?: Strategy[]; progr
 /**
  * The default-strategy decision (issue 17): pooled over every set given (the caller passes the
  * fixture vaults' test splits, hand-written sets included), the strategy with the best recall@5;
- * its paired bootstrap difference against the current default; the default changes only when that
+ * its paired bootstrap difference against the current default (the best is the one ahead by the most
+ * on the questions both were judged on); the default changes only when that
  * interval excludes zero. A question a strategy was not judged on (`excluded`: paraphrased with its
  * own thesaurus) is left out of that strategy's pool and of its pairs.
  */
@@ -162,14 +163,19 @@ export function decideDefault(figures: readonly SetFigures[], current = CURRENT_
       pairs.map((key) => base.get(key) as number),
     );
   }
+  // Best by the paired difference, on the questions both were judged on: pooled means alone would
+  // favour a strategy left out of the questions paraphrased with its own thesaurus (the hard ones).
   let best = current;
-  for (const [strategy, summary] of Object.entries(pooled)) if (summary.mean > (pooled[best]?.mean ?? -1)) best = strategy;
+  let bestGain = 0;
+  for (const [strategy, diff] of Object.entries(differences)) {
+    if (diff.n > 0 && diff.mean > bestGain) [best, bestGain] = [strategy, diff.mean];
+  }
   const beatsCurrent = Object.keys(differences).filter((s) => differences[s].n > 0 && differences[s].low > 0);
   const change = best !== current && beatsCurrent.includes(best);
   const d = differences[best];
   const verdict =
     best === current
-      ? `Keep \`${current}\`: no strategy has a better pooled recall@5 (${f3(pooled[current]?.mean ?? 0)}).`
+      ? `Keep \`${current}\`: no strategy has a better recall@5 on the same questions (pooled ${f3(pooled[current]?.mean ?? 0)}).`
       : change
         ? `Change the default to \`${best}\`: recall@5 ${f3(pooled[best].mean)} against ${f3(pooled[current]?.mean ?? 0)}, a difference of ${signed(d.mean)} (95% interval ${signed(d.low)} to ${signed(d.high)}, ${d.n} paired questions), which excludes zero.`
         : `Keep \`${current}\`: \`${best}\` has the best pooled recall@5 (${f3(pooled[best].mean)} against ${f3(pooled[current]?.mean ?? 0)}), but the difference ${signed(d.mean)} has a 95% interval of ${signed(d.low)} to ${signed(d.high)} (${d.n} paired questions), which includes zero.`;

@@ -62,9 +62,9 @@ export { leakOf } from './eval/leak';
 export { buildCorpus } from './eval/corpus';
 export { cutToBudget } from './eval/budget';
 export { scoreQuestion, summarize } from './eval/metrics';
-export { bootstrapMean, bootstrapDifference, mulberry32 } from './eval/bootstrap';
+export { bootstrapMean, bootstrapDifference } from './eval/bootstrap';
 export { runEvaluation, evaluateSet, MAX_K, type EvalRunOptions, type SetRun } from './eval/run';
-export { kindOf } from './eval/run-note';
+export { kindOf, questionCount } from './eval/run-note';
 export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
 export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
 export {

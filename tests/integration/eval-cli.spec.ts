@@ -72,6 +72,9 @@ describe('lucid eval', () => {
       stderr: expect.stringContaining('the embeddings strategy needs the endpoint you run (add --embeddings-url http://127.0.0.1:11434/v1'),
     });
     expect((await inProcess(['--help'])).stdout).toMatch(/\n {2}eval +Measure how well retrieval strategies/);
+    // The default strategies named in the help are the ones a run measures: embeddings is off by default.
+    const help = (await inProcess(['eval', '--help'])).stdout;
+    expect(help).toContain('keyword-prf;\n                embeddings only with --embeddings-url');
   });
 
   it('runs a set, prints the table and commits the run as the person', () => {

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildCorpus,
   type EvalProgress,
+  type EvalQuestion,
   defaultStrategies,
+  evaluateSet,
   initVault,
   listEvalRuns,
   openVault,
@@ -309,4 +312,27 @@ describe('determinism', () => {
       original.cleanup();
     }
   }, 120_000);
+});
+
+// Last: it reads the stepping clock, which the run names above depend on.
+describe('evaluateSet', () => {
+  it('matches a gold path spelt in another case or without .md to its note', async () => {
+    const corpus = await buildCorpus(vault);
+    const questions: EvalQuestion[] = [
+      { ...QUESTIONS[0], split: 'test', id: 'case', gold: ['Decisions/DATABASE.md'] },
+      { ...QUESTIONS[0], split: 'test', id: 'bare', gold: ['notes/retries'] },
+      { ...QUESTIONS[0], split: 'test', id: 'gone', gold: ['notes/nowhere.md'] },
+    ];
+    const { results } = await evaluateSet(vault, corpus, questions, { k: 5, strategies: [searchStrategy], set: 'team' });
+    expect(results.map((r) => r.gold)).toEqual([['decisions/database.md'], ['notes/retries.md'], ['notes/nowhere.md']]);
+    expect(results[0].metrics.recall_at_5).toBe(1);
+  });
+
+  it('refuses a strategy name that is not a slug, or one listed twice, before it measures anything', async () => {
+    const corpus = await buildCorpus(vault);
+    const run = (strategies: Strategy[]) => evaluateSet(vault, corpus, QUESTIONS as EvalQuestion[], { k: 5, strategies, set: 'team' });
+    await expect(run([{ ...searchStrategy, name: 'my_search' }])).rejects.toThrow('"my_search" is not a strategy name');
+    await expect(run([searchStrategy, searchStrategy])).rejects.toThrow('The strategy "search" is listed twice');
+    await expect(runEvaluation(vault, { strategies: [{ ...searchStrategy, name: 'Search' }] })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
 });

@@ -43,6 +43,22 @@ describe('cutToBudget', () => {
     expect(out[0].passage.length).toBeLessThanOrEqual((BUDGET_TOKENS / 10) * 4);
   });
 
+  it('finds the question terms in a note written in decomposed Unicode (as macOS file names and some editors save it)', () => {
+    const text = `${filler(400)}\nThe Cafe\u0301 is on Main Street.\n${filler(400)}\n`;
+    const out = cutToBudget(['c.md'], 'Where is the Caf\u00e9?', corpusOf([note('c.md', 'Places', text)]), 10);
+    expect(out[0].passage).toContain('The Cafe\u0301 is on Main Street.');
+  });
+
+  it('finds the window in a huge note (indexed once), question after question', () => {
+    const text = `${filler(40_000)}\nThe ledger moved to Postgres in May.\n${filler(400)}\nLedger notes end here.\n`;
+    const corpus = corpusOf([note('huge.md', 'Huge', text)]);
+    const first = cutToBudget(['huge.md'], 'When did the ledger move to postgres?', corpus, 5);
+    expect(first[0].passage).toContain('The ledger moved to Postgres in May.');
+    // The second time reads the note's word index: the same passage.
+    expect(cutToBudget(['huge.md'], 'When did the ledger move to postgres?', corpus, 5)).toEqual(first);
+    expect(cutToBudget(['huge.md'], 'Where do the ledger notes end?', corpus, 5)[0].passage).toContain('Ledger notes end here.');
+  });
+
   it('keeps a short note whole', () => {
     const out = cutToBudget(['a.md'], 'anything', corpusOf([note('a.md', 'A', 'short text\n')]), 5);
     expect(out).toEqual([{ path: 'a.md', passage: '# A\nshort text\n', tokens: 4 }]);

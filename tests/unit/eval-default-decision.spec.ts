@@ -53,7 +53,7 @@ describe('decideDefault', () => {
     expect(close.verdict).toMatch(/^Keep `keyword`: `better` has the best pooled recall@5 .* which includes zero\.$/);
     const tie = decideDefault([figures(100, { keyword: (i) => i < 50, same: (i) => i < 50 })]);
     expect(tie.best).toBe('keyword');
-    expect(tie.verdict).toMatch(/^Keep `keyword`: no strategy has a better pooled recall@5/);
+    expect(tie.verdict).toMatch(/^Keep `keyword`: no strategy has a better recall@5 on the same questions/);
   });
 
   it('judges no strategy on the questions it was excluded from, in its pool and in its pairs', () => {
@@ -63,6 +63,13 @@ describe('decideDefault', () => {
     expect(d.pooled.keyword.n).toBe(100);
     expect(d.differences.thesaurus).toMatchObject({ mean: 0, n: 40 });
     expect(d.change).toBe(false);
+  });
+
+  it('picks the best by its paired gain, so a strategy left out of the hard questions does not win on its pool alone', () => {
+    const d = decideDefault([figures(100, { keyword: (i) => i < 40, thesaurus: () => true, better: (i) => i < 70 }, { thesaurus: (i) => i >= 40 })]);
+    expect(d.pooled.thesaurus.mean).toBe(1);
+    expect(d.best).toBe('better');
+    expect(d.change).toBe(true);
   });
 
   it('pools questions over vaults and sets without mixing up questions that share an id', () => {

@@ -49,6 +49,14 @@ describe('parseQuestionSet', () => {
     expect(errorOf('["q1"]')).toMatch(/^evals\/questions\/team\.jsonl:1: /);
   });
 
+  it('normalizes gold paths and names a Windows-style one as the bad field', () => {
+    const [q] = parseQuestionSet('{"id": "q1", "question": "x", "gold": ["./decisions//a.md"], "kind": "hand", "split": "dev"}', 'x');
+    expect(q.gold).toEqual(['decisions/a.md']);
+    expect(errorOf('{"id": "q1", "question": "x", "gold": ["decisions\\\\a.md"], "kind": "hand", "split": "dev"}')).toMatch(
+      /^evals\/questions\/team\.jsonl:1: gold\.0 is not a vault path \(Use "\/" between folders/,
+    );
+  });
+
   it('refuses an id used twice, naming both lines', () => {
     expect(errorOf(`${good}\n${good}`)).toBe('evals/questions/team.jsonl:2: the id "q1" is already used on line 1; every question needs its own id.');
   });

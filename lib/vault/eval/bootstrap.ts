@@ -1,4 +1,5 @@
 import { VaultError } from '../errors';
+import { mulberry32 } from '../ids';
 import type { MetricSummary } from './types';
 
 /** The seed every run's bootstrap starts from, so the same results give the same intervals. */
@@ -10,18 +11,6 @@ const BOOTSTRAP_RESAMPLES = 2000;
 export interface BootstrapOptions {
   seed?: number;
   resamples?: number;
-}
-
-/** mulberry32: a small seeded generator of numbers in [0, 1); the same seed gives the same sequence. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function mean(values: readonly number[]): number {

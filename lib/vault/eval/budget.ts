@@ -1,8 +1,5 @@
-import { tokenizeQuery } from '../search/query';
-import { BUDGET_TOKENS, CHARS_PER_TOKEN, type EvalCorpus, type RetrievedNote } from './types';
-
-/** A word as the search's tokenizer sees one (see search/query.ts). */
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}]*/gu;
+import { tokenizeQuery, wordSpans } from '../search/query';
+import { BUDGET_TOKENS, CHARS_PER_TOKEN, type CorpusNote, type EvalCorpus, type RetrievedNote } from './types';
 
 /** Tokens of a text at CHARS_PER_TOKEN characters a token, rounded up. */
 function countTokens(text: string): number {
@@ -18,18 +15,42 @@ function cutAt(text: string, max: number): string {
   return text.slice(0, end);
 }
 
+type Hit = { word: string; at: number; length: number };
+
+/** Above this many characters a note's words are indexed once, not read again for every question. */
+const INDEX_FROM_CHARS = 64 * 1024;
+/** The words of long notes, by word: kept as long as the corpus's note is. */
+const wordIndexes = new WeakMap<CorpusNote, Map<string, Hit[]>>();
+
+/** Where the question's terms are in the note's text, in text order. */
+function hitsOf(note: CorpusNote, terms: ReadonlySet<string>): Hit[] {
+  if (note.text.length < INDEX_FROM_CHARS) {
+    const hits: Hit[] = [];
+    for (const span of wordSpans(note.text)) if (terms.has(span.word)) hits.push(span);
+    return hits;
+  }
+  let index = wordIndexes.get(note);
+  if (!index) {
+    index = new Map();
+    for (const span of wordSpans(note.text)) {
+      const list = index.get(span.word);
+      if (list) list.push(span);
+      else index.set(span.word, [span]);
+    }
+    wordIndexes.set(note, index);
+  }
+  return [...terms].flatMap((term) => index.get(term) ?? []).sort((x, y) => x.at - y.at);
+}
+
 /**
- * Where, in `text`, a window of `size` characters holds the most distinct question terms (then the
+ * Where, in a note's text, a window of `size` characters holds the most distinct question terms (then the
  * most occurrences), the earliest such window winning; windows start at a term's line start, or at
  * the term itself when its line starts too far back, so a passage reads from the beginning of a line.
  */
-function bestWindowStart(text: string, terms: ReadonlySet<string>, size: number): number {
+function bestWindowStart(note: CorpusNote, terms: ReadonlySet<string>, size: number): number {
+  const { text } = note;
   if (terms.size === 0 || text.length <= size) return 0;
-  const hits: { at: number; term: string }[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const term = match[0].toLowerCase();
-    if (terms.has(term)) hits.push({ at: match.index, term });
-  }
+  const hits = hitsOf(note, terms);
   if (hits.length === 0) return 0;
   let best = 0;
   let bestDistinct = -1;
@@ -50,14 +71,14 @@ function bestWindowStart(text: string, terms: ReadonlySet<string>, size: number)
   let lo = 0;
   let hi = 0;
   for (const start of [...starts].sort((a, b) => a - b)) {
-    while (hi < hits.length && hits[hi].at + hits[hi].term.length <= start + size) {
-      inside.set(hits[hi].term, (inside.get(hits[hi].term) ?? 0) + 1);
+    while (hi < hits.length && hits[hi].at + hits[hi].length <= start + size) {
+      inside.set(hits[hi].word, (inside.get(hits[hi].word) ?? 0) + 1);
       hi += 1;
     }
     while (lo < hi && hits[lo].at < start) {
-      const left = (inside.get(hits[lo].term) ?? 1) - 1;
-      if (left === 0) inside.delete(hits[lo].term);
-      else inside.set(hits[lo].term, left);
+      const left = (inside.get(hits[lo].word) ?? 1) - 1;
+      if (left === 0) inside.delete(hits[lo].word);
+      else inside.set(hits[lo].word, left);
       lo += 1;
     }
     const count = hi - lo;
@@ -90,7 +111,7 @@ export function cutToBudget(ranked: string[], question: string, corpus: EvalCorp
     taken.add(path);
     const titleLine = cutAt(`# ${note.title}\n`, shareChars);
     const room = shareChars - titleLine.length;
-    const start = room > 0 ? bestWindowStart(note.text, terms, room) : 0;
+    const start = room > 0 ? bestWindowStart(note, terms, room) : 0;
     const passage = titleLine + (room > 0 ? cutAt(note.text.slice(start), room) : '');
     out.push({ path, passage, tokens: countTokens(passage) });
   }

@@ -1,14 +1,9 @@
+import { aliasesOf } from '../agents/read-note';
 import { systemPrefixes, type VaultLayout } from '../config';
 import { headCommit } from '../git/repo';
 import { isExternalTarget } from '../notes/links';
 import type { Vault } from '../vault';
-import type { CorpusNote, EvalCorpus } from './types';
-
-function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return value.trim() === '' ? [] : [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  return [];
-}
+import type { CorpusNote, EvalCorpus, EvalQuestion } from './types';
 
 /**
  * The path prefixes search leaves out by default (the changelog, inbox, evaluations and AGENTS.md),
@@ -44,7 +39,7 @@ export async function buildCorpus(vault: Vault): Promise<EvalCorpus> {
     return {
       path: note.path,
       title: note.title,
-      aliases: stringsOf(note.frontmatter.aliases),
+      aliases: aliasesOf(note),
       type: note.lucidType,
       frontmatter: { ...note.frontmatter },
       text: note.text ?? '',
@@ -54,4 +49,39 @@ export async function buildCorpus(vault: Vault): Promise<EvalCorpus> {
     };
   });
   return { commit: (await headCommit(vault.repo)) ?? '', notes, byPath: new Map(notes.map((n) => [n.path, n])) };
+}
+
+/** A path as compared when a gold path does not match exactly: NFC, lowercased. */
+const looseKey = (path: string) => path.normalize('NFC').toLowerCase();
+
+const looseIndexes = new WeakMap<EvalCorpus, Map<string, string | null>>();
+
+/** The corpus's paths by {@link looseKey}; null where two notes share one (no guess is made then). */
+function looseIndex(corpus: EvalCorpus): Map<string, string | null> {
+  let index = looseIndexes.get(corpus);
+  if (!index) {
+    index = new Map();
+    for (const note of corpus.notes) {
+      const key = looseKey(note.path);
+      index.set(key, index.has(key) ? null : note.path);
+    }
+    looseIndexes.set(corpus, index);
+  }
+  return index;
+}
+
+/**
+ * The questions with each gold path as the corpus spells it: a hand-written set may name
+ * `Decisions/Use-Postgres.md` for `decisions/use-postgres.md`, another Unicode form, or leave out
+ * `.md`; such a path is matched when exactly one note fits. A path no note fits is kept as written
+ * (it scores as a miss and the run says which questions name one).
+ */
+export function resolveGold(questions: readonly EvalQuestion[], corpus: EvalCorpus): EvalQuestion[] {
+  const index = looseIndex(corpus);
+  const resolve = (path: string): string => {
+    if (corpus.byPath.has(path)) return path;
+    const key = looseKey(path);
+    return index.get(key) ?? (key.endsWith('.md') ? null : index.get(`${key}.md`)) ?? path;
+  };
+  return questions.map((q) => (q.gold.every((g) => corpus.byPath.has(g)) ? q : { ...q, gold: [...new Set(q.gold.map(resolve))] }));
 }

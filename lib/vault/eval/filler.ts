@@ -1,7 +1,6 @@
-import { slugify } from '../ids';
+import { mulberry32, slugify } from '../ids';
 import { composeNote, splitNote } from '../notes/frontmatter';
 import { isStopword } from '../search/query';
-import { mulberry32 } from './bootstrap';
 import type { CorpusNote, EvalCorpus } from './types';
 
 /**

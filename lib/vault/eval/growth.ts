@@ -5,7 +5,7 @@ import { VaultError } from '../errors';
 import { formatDate } from '../ids';
 import { commitEnv, headCommit, runGit, type GitRepo, type GitTarget } from '../git/repo';
 import { openVault, type Vault } from '../vault';
-import { buildCorpus } from './corpus';
+import { buildCorpus, resolveGold } from './corpus';
 import { fillerNotes } from './filler';
 import { listQuestionSets, readQuestionSet } from './questions';
 import { evaluateSet } from './run';
@@ -227,7 +227,7 @@ async function measureAt(
   const opened = await openVault({ root, env: vault.repo.env, git: vault.repo.run, clock: vault.clock, layout: vault.layout, fallbackUser: 'growth' });
   try {
     const corpus = await buildCorpus(opened);
-    const present = questions.filter((q) => q.gold.every((g) => corpus.byPath.has(g)));
+    const present = resolveGold(questions, corpus).filter((q) => q.gold.every((g) => corpus.byPath.has(g)));
     const leftOut = questions.length - present.length;
     const summary =
       present.length === 0

@@ -6,11 +6,13 @@ import type { Vault } from '../vault';
 import type { EvalQuestion } from './types';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
-const goldPath = z.string().superRefine((value, ctx) => {
+/** A gold path, normalized (`./notes/a.md` is `notes/a.md`) so it compares with the corpus's paths. */
+const goldPath = z.string().transform((value, ctx) => {
   try {
-    normalizeVaultPath(value);
+    return normalizeVaultPath(value);
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: `is not a vault path (${isVaultError(error) ? error.message.replace(/\.$/, '') : 'unreadable'})` });
+    return z.NEVER;
   }
 });
 

@@ -24,6 +24,14 @@ export interface RunNoteInput {
   missingGold?: string[];
 }
 
+/** VAULT-FORMAT's strategy slugs (`[a-z0-9-]`): a run's `<strategy>_<metric>` fields split at the first underscore. */
+export const STRATEGY_SLUG = /^[a-z0-9][a-z0-9-]*$/;
+
+/** `1 question`, `2 questions`: how a run names its size. */
+export function questionCount(n: number): string {
+  return `${n} question${n === 1 ? '' : 's'}`;
+}
+
 /** `YYYY-MM-DD-HHMM` in the vault clock's local time. */
 function runStamp(now: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -133,7 +141,7 @@ export function renderRunNote(input: RunNoteInput): string {
   const lines = [
     `# Recall evaluation of ${input.set}, ${formatMinute(input.now)}`,
     '',
-    `${input.questions.length} questions (${dev} dev, ${input.questions.length - dev} test), at most ${input.k} notes and ${input.budgetTokens} tokens of retrieved text per question, vault at commit \`${(input.commit || 'none').slice(0, 7)}\`. \`none\` retrieves nothing: it is recall with no memory.`,
+    `${questionCount(input.questions.length)} (${dev} dev, ${input.questions.length - dev} test), at most ${input.k} notes and ${input.budgetTokens} tokens of retrieved text per question, vault at commit \`${(input.commit || 'none').slice(0, 7)}\`. \`none\` retrieves nothing: it is recall with no memory.`,
     '',
     '## By strategy',
     '',

@@ -2,10 +2,10 @@ import type { VaultLayout } from '../config';
 import { VaultError } from '../errors';
 import type { Vault } from '../vault';
 import { cutToBudget } from './budget';
-import { buildCorpus } from './corpus';
+import { buildCorpus, resolveGold } from './corpus';
 import { scoreQuestion, summarize } from './metrics';
 import { listQuestionSets, readQuestionSet } from './questions';
-import { kindOf, renderRunNote, runNotePath, runResultsPath, serializeResults } from './run-note';
+import { kindOf, questionCount, renderRunNote, STRATEGY_SLUG, runNotePath, runResultsPath, serializeResults } from './run-note';
 import { defaultStrategies } from './strategies/index';
 import {
   BUDGET_TOKENS,
@@ -56,6 +56,21 @@ function noQuestionsHint(layout: VaultLayout, set = '<set>'): string {
   return `Make one with \`lucid eval generate${set === '<set>' ? '' : ` --set ${set}`}\`, or write ${layout.evalQuestions}/${set}.jsonl by hand, one JSON question a line ({"id", "question", "gold", "answers", "kind", "split"}).`;
 }
 
+/** Strategies whose names can be front-matter fields and do not overwrite each other's results. */
+function checkStrategies(strategies: readonly Strategy[]): void {
+  if (strategies.length === 0) throw new VaultError('invalid_input', 'A run needs at least one strategy.');
+  const seen = new Set<string>();
+  for (const { name } of strategies) {
+    if (!STRATEGY_SLUG.test(name))
+      throw new VaultError(
+        'invalid_input',
+        `"${name}" is not a strategy name: use lowercase letters, digits and "-" (its results are <name>_<metric> fields).`,
+      );
+    if (seen.has(name)) throw new VaultError('invalid_input', `The strategy "${name}" is listed twice; name each strategy once.`);
+    seen.add(name);
+  }
+}
+
 function checkK(k: number): number {
   if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new VaultError('invalid_input', `k must be a whole number from 1 to ${MAX_K}, not ${k}.`);
   return k;
@@ -64,16 +79,19 @@ function checkK(k: number): number {
 /**
  * Scores every strategy on one set's questions against `corpus`: each strategy is prepared once,
  * ranks each question, and is cut to k notes and the token budget; a question paraphrased with a
- * strategy's own thesaurus is recorded as excluded for it and left out of its summary. Results are
+ * strategy's own thesaurus is recorded as excluded for it and left out of its summary. Gold paths
+ * are matched to the corpus's spelling first (see resolveGold). Results are
  * in strategy order, then question order. Writes nothing to the vault (it syncs the search index).
  */
 export async function evaluateSet(
   vault: Vault,
   corpus: EvalCorpus,
-  questions: EvalQuestion[],
+  asWritten: EvalQuestion[],
   options: { k: number; strategies: Strategy[]; onProgress?: (p: EvalProgress) => void; set: string; timer?: () => number },
 ): Promise<{ results: QuestionResult[]; summary: Record<string, StrategySummary> }> {
   const k = checkK(options.k);
+  checkStrategies(options.strategies);
+  const questions = resolveGold(asWritten, corpus);
   await vault.syncSearch();
   const results: QuestionResult[] = [];
   const summary: Record<string, StrategySummary> = {};
@@ -112,7 +130,7 @@ export async function evaluateSet(
 export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}): Promise<{ commit: string | null; runs: SetRun[] }> {
   const k = checkK(options.k ?? DEFAULT_K);
   const strategies = options.strategies ?? defaultStrategies();
-  if (strategies.length === 0) throw new VaultError('invalid_input', 'A run needs at least one strategy.');
+  checkStrategies(strategies);
   const names = options.sets ?? (await listQuestionSets(vault));
   if (names.length === 0)
     throw new VaultError('not_found', `This vault has no question sets in ${vault.layout.evalQuestions}/. ${noQuestionsHint(vault.layout)}`);
@@ -130,7 +148,8 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
   const existing = new Set((await vault.listFiles()).map((f) => f.path));
   const runs: SetRun[] = [];
   const changes: { path: string; content: string; expectedHash: null }[] = [];
-  for (const { set, questions } of sets) {
+  for (const { set, questions: asWritten } of sets) {
+    const questions = resolveGold(asWritten, corpus);
     const { results, summary } = await evaluateSet(vault, corpus, questions, { k, strategies, onProgress: options.onProgress, set, timer: options.timer });
     let attempt = 1;
     let notePath = runNotePath(vault.layout, now, set, attempt);
@@ -159,7 +178,7 @@ export async function runEvaluation(vault: Vault, options: EvalRunOptions = {}):
     actor: options.actor ?? vault.person,
     op: 'eval',
     path: runs[0].notePath,
-    reason: `recall evaluation of ${runs.map((r) => `${r.set} (${r.questions} questions)`).join(', ')}: ${strategies.length} strategies, k ${k}${bestOf(runs[0])}`,
+    reason: `recall evaluation of ${runs.map((r) => `${r.set} (${questionCount(r.questions)})`).join(', ')}: ${strategies.length} strateg${strategies.length === 1 ? 'y' : 'ies'}, k ${k}${bestOf(runs[0])}`,
     changes,
   });
   return { commit: edit.commit, runs };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isVaultError } from '../errors';
 import { normalizeVaultPath } from '../notes/paths';
 import type { Vault } from '../vault';
-import { runResultsPath } from './run-note';
+import { runResultsPath, STRATEGY_SLUG } from './run-note';
 import { EVAL_METRICS, type EvalMetric, type QuestionResult } from './types';
 
 /** One eval-run note as the page and the CLI list it. */
@@ -25,7 +25,6 @@ export interface EvalRunRow {
 
 /** The fields every run has; they are not `<strategy>_<metric>` fields (`budget_tokens` would read as one). */
 const FIXED = new Set(['type', 'date', 'question_set', 'questions', 'vault_commit', 'k', 'budget_tokens', 'harness', 'created', 'updated', 'tags', 'aliases']);
-const STRATEGY_SLUG = /^[a-z0-9][a-z0-9-]*$/;
 const METRICS: ReadonlySet<string> = new Set(EVAL_METRICS);
 
 /**

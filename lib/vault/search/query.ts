@@ -102,6 +102,15 @@ export function textWords(text: string): string[] {
   return Array.from(foldText(text).matchAll(WORD), (match) => match[0]);
 }
 
+/**
+ * Every word of a text where the tokenizer splits words, with where it is in `text` (`at`, `length`)
+ * and the word as `tokenizeQuery` would spell it (NFC, lowercased): for finding a question's terms in
+ * a passage without moving its offsets. Lazy: a huge note is never held as a list of its words.
+ */
+export function* wordSpans(text: string): Generator<{ word: string; at: number; length: number }> {
+  for (const match of text.matchAll(WORD)) yield { word: match[0].normalize('NFC').toLowerCase(), at: match.index, length: match[0].length };
+}
+
 /** True when `word` (lowercased) is one of the words `tokenizeQuery` drops. */
 export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
