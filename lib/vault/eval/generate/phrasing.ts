@@ -339,6 +339,13 @@ function synonymFor(thesaurus: Thesaurus, word: string, avoidWords: Set<string>)
 
 /** Replaces the first whole-word occurrence of `word` (any case) in `text`. */
 function replaceWord(text: string, word: string, by: string): string {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'), by);
+  // A scan, not a RegExp built from the word: nothing the vault holds can make it slow.
+  const wanted = word.toLowerCase();
+  const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+  for (let at = 0; at + wanted.length <= text.length; at += 1) {
+    if (text.slice(at, at + wanted.length).toLowerCase() !== wanted) continue;
+    if (isWordChar(text[at - 1]) || isWordChar(text[at + wanted.length])) continue;
+    return text.slice(0, at) + by + text.slice(at + wanted.length);
+  }
+  return text;
 }
