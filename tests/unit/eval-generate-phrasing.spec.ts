@@ -9,7 +9,8 @@ import {
   rephraseWith,
   triggerClause,
 } from '../../lib/vault/eval/generate/phrasing';
-import { distinctiveTerms, joinList, plainText, stemsOf } from '../../lib/vault/eval/generate/words';
+import { plainText } from '../../lib/vault/eval/plain-text';
+import { distinctiveTerms, joinList, stemsOf } from '../../lib/vault/eval/generate/words';
 import { leakOf } from '../../lib/vault';
 import type { Thesaurus } from '../../lib/vault/eval/thesaurus';
 

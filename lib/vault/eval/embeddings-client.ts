@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultError } from '../errors';
+import { trimEndOf } from '../text';
 
 /** An OpenAI-compatible embeddings endpoint the person runs (Ollama, llama.cpp's server, LM Studio). */
 export interface EmbeddingsEndpoint {
@@ -33,7 +34,7 @@ function baseUrl(endpoint: EmbeddingsEndpoint): string {
   if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
     throw new VaultError('invalid_input', 'The embeddings strategy needs a model name, e.g. nomic-embed-text.');
   }
-  return endpoint.url.replace(/\/+$/, '');
+  return trimEndOf(endpoint.url, '/');
 }
 
 /** One request: `POST <url>/embeddings` with `{model, input}`, vectors back in input order. */

@@ -1,6 +1,7 @@
 import { mulberry32, slugify } from '../ids';
 import { composeNote, splitNote } from '../notes/frontmatter';
 import { isStopword } from '../search/query';
+import { replaceHtmlTags, replaceMarkdownLinks, replaceWikilinks, splitSentences } from './plain-text';
 import type { CorpusNote, EvalCorpus } from './types';
 
 /**
@@ -50,13 +51,13 @@ interface Chain {
 
 /** The prose of a note: its body without code, link syntax, URLs, HTML and Markdown marks. */
 function proseOf(note: CorpusNote): string {
-  return splitNote(note.text)
+  const body = splitNote(note.text)
     .body.replace(/^(```|~~~)[\s\S]*?^\1.*$/gm, ' ')
-    .replace(/`[^`\n]*`/g, ' ')
-    .replace(/!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]/g, (_, target: string, shown?: string) => shown ?? target.split('/').pop() ?? '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/<[^>\n]*>/g, ' ');
+    .replace(/`[^`\n]*`/g, ' ');
+  const links = replaceWikilinks(body, { stopAtNewline: false, bang: true }, (inner, pipe) =>
+    pipe >= 0 ? inner.slice(pipe + 1) : (inner.split('#')[0].split('/').pop() ?? ''),
+  );
+  return replaceHtmlTags(replaceMarkdownLinks(links, { stopAtNewline: false, bang: true }).replace(/https?:\/\/\S+/g, ' '), true);
 }
 
 type Random = () => number;
@@ -73,7 +74,7 @@ function trainChain(notes: readonly CorpusNote[]): Chain {
     else chain.next.set(key, [follower]);
   };
   for (const note of notes) {
-    for (const sentence of proseOf(note).split(/[.!?;:]+(?:\s|$)|\n+/)) {
+    for (const sentence of splitSentences(proseOf(note))) {
       const tokens = sentence.match(WORD);
       if (!tokens || tokens.length < 2) continue;
       chain.starts.push(tokens[0]);

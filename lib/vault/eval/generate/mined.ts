@@ -5,7 +5,9 @@ import type { Candidate } from './candidate';
 import { cleanHeading, headingQuestions, isCodeHeading, plainer, unique } from './phrasing';
 import type { Thesaurus } from '../thesaurus';
 import type { GenerateSource, SourceNote } from './source';
-import { clip, isContentWord, plainText, stemsOf, wordsIn } from './words';
+import { trimEndOf, WHITESPACE } from '../../text';
+import { dropSpaceBeforePunctuation, plainText } from '../plain-text';
+import { clip, isContentWord, stemsOf, wordsIn } from './words';
 
 /** A heading that several notes share ("Context", "Links") is a template's, and names no one note. */
 const SHARED_HEADING_NOTES = 3;
@@ -112,10 +114,12 @@ export function linkContextCandidates(source: GenerateSource, notes: SourceNote[
       const raw = note.body.slice(from, to);
       if (/^\s*\|/.test(raw) || raw.includes('```')) continue;
       const context = clip(
-        plainText(`${note.body.slice(from, located.start)} … ${note.body.slice(located.end, to)}`)
-          .replace(/^[\s>*+#-]+(?:\[.\]\s+)?/, '')
-          .replace(/\s+([,.;:!?])/g, '$1')
-          .replace(/[\s,;:.!?—–-]+$/, ''),
+        trimEndOf(
+          dropSpaceBeforePunctuation(
+            plainText(`${note.body.slice(from, located.start)} … ${note.body.slice(located.end, to)}`).replace(/^[\s>*+#-]+(?:\[.\]\s+)?/, ''),
+          ),
+          `${WHITESPACE},;:.!?—–-`,
+        ),
         200,
       );
       const content = wordsIn(context.replace('…', ' ')).filter(isContentWord);

@@ -1,5 +1,7 @@
 import { foldText } from '../leak';
 import type { Thesaurus } from '../thesaurus';
+import { trimEndOf, WHITESPACE } from '../../text';
+import { dropClosingHashes, replaceMarkdownLinks, replaceWikilinks } from '../plain-text';
 import { isContentWord, wordsIn } from './words';
 
 /**
@@ -170,18 +172,23 @@ export function plainer(text: string): string {
   });
 }
 
+/** Wikilinks and markdown links of a heading as the text they show (`[[a|b]]` → b, `[[a]]` → a, `[t](u)` → t). */
+function linksAsShown(text: string): string {
+  const wikilinks = replaceWikilinks(text, { stopAtNewline: false, bang: false }, (inner, pipe) => inner.slice(pipe + 1));
+  return replaceMarkdownLinks(wikilinks, { stopAtNewline: false, bang: false });
+}
+
 /** A heading without numbering, emoji, trailing punctuation and markdown marks. */
 export function cleanHeading(text: string): string {
-  return text
-    .replace(/\s+#+\s*$/, '')
-    .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
-    .replace(/[`*_~=]/g, '')
-    .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
-    .replace(/^[^\p{L}\p{N}]+/u, '')
-    .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, '')
-    .replace(/[\s:.!,;—–-]+$/u, '')
+  return trimEndOf(
+    linksAsShown(dropClosingHashes(text))
+      .replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, ' ')
+      .replace(/[`*_~=]/g, '')
+      .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
+      .replace(/^[^\p{L}\p{N}]+/u, '')
+      .replace(/^(?:step\s+)?\d+(?:\.\d+)*[.):]?\s+/i, ''),
+    `${WHITESPACE}:.!,;—–-`,
+  )
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -198,7 +205,7 @@ const MIN_PROSE_SHARE = 0.6;
  * `[\s\t>]*- wibble` produces `"$1- [ ] wibble"`" or "Tasks 2.0.0 (22 March 2023)" score low.
  */
 export function proseShare(heading: string): number {
-  const text = heading.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  const text = linksAsShown(heading);
   const all = text.replace(/[\s`]+/g, '').length;
   if (all === 0) return 0;
   const prose = text
@@ -232,7 +239,7 @@ export function headingQuestions(heading: string): string[] {
   if (first === 'how' && words[1]?.toLowerCase() === 'to' && words.length > 2) {
     out.push(`How do I ${asPhrase(words.slice(2).join(' '))}?`);
   } else if (/\?$/.test(heading.trim()) || (words.length >= 3 && /^(?:how|what|why|when|where|which|who|can|does|do|is|are|should)$/.test(first))) {
-    out.push(`${text.replace(/\?+$/, '')}?`);
+    out.push(`${trimEndOf(text, '?')}?`);
   } else if (isGerund(words[0]) && words[1]?.toLowerCase() !== 'of') {
     const verb = baseVerb(words[0]);
     // "Setting and changing X" → "set and change X"
@@ -264,11 +271,13 @@ export function headingQuestions(heading: string): string[] {
 
 /** A skill's trigger as the clause after "when": lead words ("Use when", "If") and the final stop out. */
 export function triggerClause(trigger: string): string {
-  const text = trigger
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^(?:use (?:this )?(?:skill )?)?(?:when(?:ever)?|if|once)\s+/i, '')
-    .replace(/[.!;:\s]+$/, '');
+  const text = trimEndOf(
+    trigger
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^(?:use (?:this )?(?:skill )?)?(?:when(?:ever)?|if|once)\s+/i, ''),
+    `.!;:${WHITESPACE}`,
+  );
   const words = text.split(' ');
   if (words[0]) words[0] = inSentence(words[0]);
   return words.join(' ');

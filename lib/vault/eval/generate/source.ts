@@ -5,7 +5,8 @@ import type { LinkResolver } from '../../notes/links';
 import type { Note } from '../../notes/note';
 import type { Vault } from '../../vault';
 import { corpusExclusions } from '../corpus';
-import { documentFrequencies, plainText } from './words';
+import { plainText } from '../plain-text';
+import { documentFrequencies } from './words';
 
 /**
  * One note as the generator reads it: a searchable text note. A note whose front matter does not

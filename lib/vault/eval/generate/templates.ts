@@ -2,7 +2,8 @@ import { stem } from '../../agents/task-terms';
 import type { Candidate } from './candidate';
 import { triggerClause, plainer, unique } from './phrasing';
 import { linkedNotes, textField, type GenerateSource, type SourceNote } from './source';
-import { distinctiveTerms, joinList, plainText, stemsOf, wordsIn } from './words';
+import { plainText } from '../plain-text';
+import { distinctiveTerms, joinList, stemsOf, wordsIn } from './words';
 
 /** The body without its first `# ` title line, as plain words. */
 function bodyText(note: SourceNote): string {

@@ -1,5 +1,6 @@
 import { stem } from '../../agents/task-terms';
 import { isStopword } from '../../search/query';
+import { trimEndOf, WHITESPACE } from '../../text';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{Mn}\p{Mc}'’-]*/gu;
 
@@ -18,28 +19,7 @@ const VAGUE = new Set(
 
 /** The words of a text in order, as written. */
 export function wordsIn(text: string): string[] {
-  return [...text.normalize('NFC').matchAll(WORD)].map((m) => m[0].replace(/['’]s$/i, '').replace(/['’-]+$/, ''));
-}
-
-/**
- * A note's body as plain words: code, comments, HTML and URLs out; links as the text they show
- * (`[[a/b|shown]]` → shown, `[[a/b]]` → b, `[text](url)` → text); heading marks, list marks and
- * emphasis out.
- */
-export function plainText(body: string): string {
-  return body
-    .replace(/(^|\n)(`{3,}|~{3,})[^\n]*\n[\s\S]*?(\n\2[^\n]*|$)/g, '$1')
-    .replace(/%%[\s\S]*?%%/g, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/`[^`\n]*`/g, ' ')
-    .replace(/!?\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, '$2')
-    .replace(/!?\[\[([^\]\n]*)\]\]/g, (_, target: string) => (target.split('#')[0].split('/').pop() ?? '').trim())
-    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/<[^>\n]+>/g, ' ')
-    .replace(/(^|\n)\s{0,3}#{1,6}\s/g, '$1')
-    .replace(/(^|\n)\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?/g, '$1')
-    .replace(/[*_~=]{1,3}/g, '');
+  return [...text.normalize('NFC').matchAll(WORD)].map((m) => trimEndOf(m[0].replace(/['’]s$/i, ''), "'’-"));
 }
 
 /** In how many of `texts` each lowercase word occurs. */
@@ -106,5 +86,5 @@ export function clip(text: string, max = 160): string {
   if (line.length <= max) return line;
   const cut = line.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:—–-]+$/, '')}…`;
+  return `${trimEndOf(space > max / 2 ? cut.slice(0, space) : cut, `${WHITESPACE},;:—–-`)}…`;
 }
