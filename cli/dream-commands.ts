@@ -1,5 +1,5 @@
 import { applyDreamRun, DEFAULT_STALE_DAYS, findDreamCandidates, type DreamFindings, type DreamProgress, type DreamRun } from '../lib/vault';
-import { openCliVault, printJson, shellQuote, UsageError, type Io } from './shared';
+import { openCliVault, printJson, shellQuote, statusLine, UsageError, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -11,25 +11,10 @@ const PHASES: Record<DreamProgress['phase'], string> = {
   land: 'landing changes',
 };
 
-/** Progress on stderr, one line rewritten in place, only when stderr is a terminal. */
+/** Progress on a terminal: one line, rewritten in place. */
 export function progressLine(io: Io & { isTTY?: boolean }): { update: (p: DreamProgress) => void; done: () => void } {
-  const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
-  if (!tty) return { update: () => undefined, done: () => undefined };
-  let last = 0;
-  let shown = false;
-  const write = (text: string) => (io.isTTY !== undefined ? io.err(text) : process.stderr.write(text));
-  return {
-    update(p) {
-      const now = Date.now();
-      if (p.done < p.total && now - last < 100) return;
-      last = now;
-      shown = true;
-      write(`\r\u001b[Kdream: ${PHASES[p.phase]} ${p.done}/${p.total}`);
-    },
-    done() {
-      if (shown) write('\r\u001b[K');
-    },
-  };
+  const line = statusLine(io);
+  return { update: (p) => line.show(`dream: ${PHASES[p.phase]} ${p.done}/${p.total}`, { now: p.done >= p.total }), done: line.done };
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

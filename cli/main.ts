@@ -21,6 +21,7 @@ import { dreamCommands } from './dream-commands';
 import { withDreamReview } from './dream-review-commands';
 import { skillCommands } from './skill-commands';
 import { reportCommands } from './report-commands';
+import { evalCommand } from './eval-commands';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
 import { fallbackUser, openCliVault, printJson, processIo, reportError, UsageError, vaultDir, type Io } from './shared';
 
@@ -236,6 +237,7 @@ Object.assign(commands, dreamCommands);
 commands.dream = withDreamReview(commands.dream);
 Object.assign(commands, skillCommands);
 Object.assign(commands, reportCommands);
+commands.eval = evalCommand;
 
 /** `--limit N`: a whole number from 1 to `max`, or a usage error. */
 function limitOf(value: string | boolean | undefined, max: number): number | undefined {

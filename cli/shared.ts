@@ -78,3 +78,37 @@ export function reportError(io: Io, error: unknown): number {
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A line of progress on stderr, rewritten in place; see {@link statusLine}. */
+export interface StatusLine {
+  /**
+   * Shows `text` in place of the line: at most every 100 ms unless `now` (a first or last step);
+   * `keep` ends the line so the next one starts below it.
+   */
+  show: (text: string, options?: { now?: boolean; keep?: boolean }) => void;
+  /** Clears a line still showing, so the command's output starts on a clean line. */
+  done: () => void;
+}
+
+/** Progress on stderr only when it is a terminal (tests set `isTTY` and read `err`); piped output stays clean. */
+export function statusLine(io: Io & { isTTY?: boolean }): StatusLine {
+  const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
+  if (!tty) return { show: () => undefined, done: () => undefined };
+  // The real io.err ends every text with a line break; a line rewritten in place must not have one.
+  const write = (text: string) => (io.isTTY !== undefined ? io.err(text) : process.stderr.write(text));
+  let last = 0;
+  let open = false;
+  return {
+    show(text, { now = false, keep = false } = {}) {
+      const at = Date.now();
+      if (!now && !keep && at - last < 100) return;
+      last = at;
+      write(`\r\u001b[K${text}${keep ? '\n' : ''}`);
+      open = !keep;
+    },
+    done() {
+      if (open) write('\r\u001b[K');
+      open = false;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 
 /** Okabe–Ito: told apart with every common colour-vision deficiency; yellow last, as it is faint on white. */
-const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#000000', '#F0E442'];
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#000000', '#F0E442'];
 
 /** One day of a chart: its label and the count of each series. */
 export interface ChartDay {

@@ -2,24 +2,14 @@
 // VAULT-FORMAT's evaluation format): the default search against plain BM25 (FTS5 with the Porter
 // tokenizer, the question's terms OR'd, no boosts), on `lucid init`-ed copies committed as a person would.
 // Run: node --import tsx scripts/search-recall.ts [--misses]
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { systemPrefixes } from '../lib/vault/config';
-import { initVault, openVault, type Vault } from '../lib/vault/index';
+import { type EvalQuestion, initVault, openVault, readQuestionSet, type Vault } from '../lib/vault/index';
 import { tokenizeQuery } from '../lib/vault/search/query';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv, commitAsOwner } from '../tests/support/fixtures';
-
-/** One question of a set, as VAULT-FORMAT's "Evaluation" section writes it. */
-export interface EvalQuestion {
-  id: string;
-  question: string;
-  gold: string[];
-  answers: string[];
-  kind: string;
-  split: 'dev' | 'test';
-}
 
 /** Recall at 1 and 5 of one strategy, averaged over questions (a question's recall: the share of its gold notes found). */
 export interface Recall {
@@ -48,30 +38,10 @@ export function questionSetFile(fixture: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-/** Reads a question set; a malformed line is an error naming its line. */
-export function readQuestionSet(file: string): EvalQuestion[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, i) => {
-      const q = JSON.parse(line) as EvalQuestion;
-      const valid =
-        typeof q.id === 'string' &&
-        typeof q.question === 'string' &&
-        Array.isArray(q.gold) &&
-        q.gold.length > 0 &&
-        q.gold.every((g) => typeof g === 'string') &&
-        Array.isArray(q.answers) &&
-        typeof q.kind === 'string' &&
-        (q.split === 'dev' || q.split === 'test');
-      if (!valid) throw new Error(`${file}:${i + 1} is not a question in the evaluation format.`);
-      return q;
-    });
-}
-
 /**
  * A fixture vault as its owner keeps it (one commit of everything, by "Owner"), then `lucid init`-ed
- * and opened, with the question set copied into its evals/questions/ folder.
+ * and opened, with the question set copied into its evals/questions/ folder and read
+ * with the library's question-set reader (a malformed line is an error naming its file and line).
  */
 export async function prepareFixture(fixture: string): Promise<{ vault: Vault; questions: EvalQuestion[]; cleanup: () => void }> {
   const setFile = questionSetFile(fixture);
@@ -84,7 +54,7 @@ export async function prepareFixture(fixture: string): Promise<{ vault: Vault; q
   const target = path.join(root, vault.layout.evalQuestions, `${fixture}.jsonl`);
   mkdirSync(path.dirname(target), { recursive: true });
   copyFileSync(setFile, target);
-  return { vault, questions: readQuestionSet(target), cleanup };
+  return { vault, questions: await readQuestionSet(vault, fixture), cleanup };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { composeNote, formatDate, noteLink as link } from '../vault';
 import { AgentSession, noteText } from './agent';
+import { evaluateAgainWithHarnessExample, generateAndEvaluate } from './evaluation';
 import { ADA, GRACE, personCreate, personEdit, personUpdate } from './people';
 import { P } from './paths';
 import { replaceOnce, type DemoRun } from './run';
@@ -104,6 +105,7 @@ staging copy, and made that a step of ${link(P.migrations)}.`,
 set measures how well agents find things here.`,
     ['Run the evaluation after the next dream pass.'],
   );
+  await generateAndEvaluate(run, 33, 9, 10);
 
   const s28 = await AgentSession.begin(run, 'claude-code', 33, 15, 20, {
     task: "Summarize atlas's state for the planning meeting",
@@ -304,6 +306,7 @@ is applied with a reindex ([[skills/reindex-search-cluster]]).
 anyway with the small read-only cache, for Grace to decide.`,
     ['Grace to accept or reject the proposal.'],
   );
+  await evaluateAgainWithHarnessExample(run, 37, 17, 30);
 
   // The anchor day.
   run.at(38, 8, 5);

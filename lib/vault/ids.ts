@@ -25,16 +25,24 @@ export const cryptoIds: IdSource = {
   },
 };
 
-/** A deterministic id source for tests and the demo vault (mulberry32). */
-export function seededIds(seed: number): IdSource {
+/**
+ * mulberry32: a small seeded generator of numbers in [0, 1); the same seed gives the same sequence
+ * on every machine (the demo vault's ids, the evaluation's bootstrap and filler notes, the benchmarks).
+ */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
-  const next = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A deterministic id source for tests and the demo vault (mulberry32). */
+export function seededIds(seed: number): IdSource {
+  const next = mulberry32(seed);
   return {
     base32(length) {
       let out = '';

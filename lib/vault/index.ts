@@ -56,3 +56,21 @@ export * from './activity/week';
 export { summarizeActivity, type ActivitySummary } from './activity/summary';
 export { renderReport, renderWeekReport, writeReport } from './activity/report';
 export * from './activity/session-detail';
+export * from './eval/types';
+export { parseQuestionSet, serializeQuestionSet, listQuestionSets, readQuestionSet, splitFor, questionSetPath } from './eval/questions';
+export { leakOf } from './eval/leak';
+export { buildCorpus } from './eval/corpus';
+export { cutToBudget } from './eval/budget';
+export { scoreQuestion, summarize } from './eval/metrics';
+export { bootstrapMean, bootstrapDifference } from './eval/bootstrap';
+export { runEvaluation, evaluateSet, MAX_K, type EvalRunOptions, type SetRun } from './eval/run';
+export { kindOf, questionCount } from './eval/run-note';
+export { listEvalRuns, readRunResults, type EvalRunRow } from './eval/runs';
+export { defaultStrategies, strategyByName, STRATEGY_NAMES, type StrategyOptions } from './eval/strategies/index';
+export {
+  generateQuestions,
+  writeQuestionSet,
+  DEFAULT_GENERATED_SET,
+  DEFAULT_MAX_QUESTIONS,
+} from './eval/generate';
+export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';

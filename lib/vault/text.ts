@@ -29,3 +29,6 @@ export function trailingLineBreaksStart(text: string): number {
   }
   return start;
 }
+
+/** The characters `\s` matches in a JavaScript regex, for {@link trimEndOf} and {@link trimStartOf}. */
+export const WHITESPACE = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { initVault } from '../../lib/vault/index';
+import { initVault, mulberry32 } from '../../lib/vault/index';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(HERE, '..', '..');
@@ -38,17 +38,8 @@ const PERSON = { name: 'Ana Lima', email: 'ana@example.org' };
 const AGENTS = ['claude-code', 'cursor', 'codex', 'aider'];
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-/** mulberry32: the same numbers on every machine. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same numbers on every machine (the lib's mulberry32). */
+export const seeded = mulberry32;
 
 const WORDS = `migration postgres latency budget cache index schema session agent skill decision project review
 deploy rollback incident metric dashboard search memory vault note link backlink history commit revert inbox

@@ -643,3 +643,29 @@ describe('coordination', () => {
     expect(paths('zeppelin budget')[0]).toBe('b.md');
   });
 });
+
+describe('snippets of the hits returned', () => {
+  it("each hit's snippet comes from its own note", () => {
+    index.upsert(note('a.md', { body: 'The harbour crane lifts containers at dawn.' }), { path: 'a.md', mtimeMs: 1, size: 1 });
+    index.upsert(note('b.md', { body: 'A crane is a tall wading bird of the marshes.' }), { path: 'b.md', mtimeMs: 1, size: 1 });
+    index.upsert(note('c.md', { body: 'Nothing about that here.' }), { path: 'c.md', mtimeMs: 1, size: 1 });
+    const hits = index.search('crane');
+    expect(hits.map((h) => h.path).sort()).toEqual(['a.md', 'b.md']);
+    expect(hits.find((h) => h.path === 'a.md')?.snippet).toContain('harbour «crane» lifts');
+    expect(hits.find((h) => h.path === 'b.md')?.snippet).toContain('«crane» is a tall wading bird');
+  });
+
+  it('a body over 64 KB whose every line matches gets a snippet around its first match, marked as FTS5 marks', () => {
+    const lines = Array.from({ length: 9000 }, (_, i) => `line ${i} sorting tasks by due date and priority`);
+    const body = `Preface without the words.\n${lines.join('\n')}`;
+    expect(body.length).toBeGreaterThan(64 * 1024);
+    index.upsert(note('huge.md', { body }), { path: 'huge.md', mtimeMs: 1, size: body.length });
+    index.upsert(note('small.md', { body: 'Sort the tasks by their due date.' }), { path: 'small.md', mtimeMs: 1, size: 1 });
+    const hits = index.search('How do I sort tasks by due date and priority, newest first?');
+    const huge = hits.find((h) => h.path === 'huge.md');
+    expect(huge?.snippet).toMatch(/^Preface without the words\. line 0 «sorting» «tasks» by «due» «date» and «priority»/);
+    expect(huge?.snippet.endsWith('…')).toBe(true);
+    expect(huge?.snippet.length).toBeLessThan(400);
+    expect(hits.find((h) => h.path === 'small.md')?.snippet).toBe('«Sort» the «tasks» by their «due» «date».');
+  });
+});

@@ -47,7 +47,7 @@ function normalizeName(value: string): string {
 }
 
 /** A note's aliases (a list or one string), as written. */
-function aliasesOf(note: Note): string[] {
+export function aliasesOf(note: Note): string[] {
   const value = note.frontmatter.aliases ?? note.frontmatter.alias;
   if (typeof value === 'string') return value.trim() ? [value] : [];
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');

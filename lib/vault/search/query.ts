@@ -71,8 +71,7 @@ export function buildMatchExpression(query: string, options: MatchOptions = {}):
 
 /** The terms of a question, and whether it ends inside its last term (no space or punctuation after it). */
 function scanQuery(query: string): { terms: string[]; typing: boolean } {
-  let text = typeof query === 'string' ? query.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
-  for (const [pattern, replacement] of CONTRACTIONS) text = text.replace(pattern, replacement);
+  const text = foldText(query);
   const terms: string[] = [];
   const seen = new Set<string>();
   let lastWord: RegExpMatchArray | undefined;
@@ -85,4 +84,34 @@ function scanQuery(query: string): { terms: string[]; typing: boolean } {
   }
   const typing = lastWord !== undefined && lastWord.index! + lastWord[0].length === text.length && terms[terms.length - 1] === lastWord[0];
   return { terms, typing };
+}
+
+/** Text as the tokenizer reads it: NFC, lowercased, emoji selectors dropped, English contractions undone. */
+function foldText(value: string): string {
+  let text = typeof value === 'string' ? value.normalize('NFC').toLowerCase().replace(VARIATION_SELECTORS, '') : '';
+  for (const [pattern, replacement] of CONTRACTIONS) text = text.replace(pattern, replacement);
+  return text;
+}
+
+/**
+ * Every word of a text as `tokenizeQuery` reads a question (lowercased, split where SQLite's tokenizer
+ * splits, contractions undone), in order, stopwords and repeats kept, no limit: what a question's
+ * terms are compared with, whole word for whole word, outside the index.
+ */
+export function textWords(text: string): string[] {
+  return Array.from(foldText(text).matchAll(WORD), (match) => match[0]);
+}
+
+/**
+ * Every word of a text where the tokenizer splits words, with where it is in `text` (`at`, `length`)
+ * and the word as `tokenizeQuery` would spell it (NFC, lowercased): for finding a question's terms in
+ * a passage without moving its offsets. Lazy: a huge note is never held as a list of its words.
+ */
+export function* wordSpans(text: string): Generator<{ word: string; at: number; length: number }> {
+  for (const match of text.matchAll(WORD)) yield { word: match[0].normalize('NFC').toLowerCase(), at: match.index, length: match[0].length };
+}
+
+/** True when `word` (lowercased) is one of the words `tokenizeQuery` drops. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
 }

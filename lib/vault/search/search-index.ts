@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultError } from '../errors';
 import { trimEndOf, trimStartOf } from '../text';
-import { termPhrases } from './query';
+import { termPhrases, tokenizeQuery } from './query';
+import { LONG_BODY_CHARS, longBodySnippet } from './snippet';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
 export interface IndexableNote {
@@ -102,6 +103,9 @@ export const SEARCH_SCHEMA_VERSION = 2;
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
 const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/', 'AGENTS.md']);
 
+/** How the index splits and stems words (FTS5 `tokenize`): anything that must match as search matches uses it. */
+export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
+
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 /**
@@ -130,12 +134,11 @@ interface StoredRow {
 }
 
 interface HitRow {
+  id: number;
   path: string;
   title: string;
   type: string | null;
   score: number;
-  body_snippet: string | null;
-  title_snippet: string | null;
 }
 
 /**
@@ -336,25 +339,32 @@ export class SearchIndex {
     params.sessionFactor = SESSION_FACTOR;
 
     const sql = `
-      SELECT n.path, n.title, n.type,
+      SELECT n.id, n.path, n.title, n.type,
         -bm25(notes_fts, ${BM25_WEIGHTS})
           * (1 + @coverageBoost * (${share('c')}))
           * (1 + @titleBoost * (${share('t')}))
-          * (CASE WHEN n.type = 'session' THEN @sessionFactor ELSE 1 END) AS score,
-        snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS body_snippet,
-        snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title_snippet
+          * (CASE WHEN n.type = 'session' THEN @sessionFactor ELSE 1 END) AS score
       FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
       WHERE ${where.join(' AND ')}
       ORDER BY score DESC, n.path
       LIMIT @limit`;
+    // Snippets only for the hits returned, never for every match before the sort. (FTS5 ignores a
+    // rowid constraint bound as a JavaScript number, which binds as REAL: hence the CAST.)
     const rows = this.statement(sql).all(params) as HitRow[];
-    return rows.map((row) => ({
-      path: row.path,
-      title: row.title,
-      type: row.type,
-      score: row.score,
-      snippet: renderSnippet(row.body_snippet || row.title_snippet || row.title),
-    }));
+    return rows.map((row) => ({ path: row.path, title: row.title, type: row.type, score: row.score, snippet: this.snippet(row, match, query) }));
+  }
+
+  private snippet(row: HitRow, match: string, query: string): string {
+    const { length } = this.statement('SELECT length(body) AS length FROM notes_fts WHERE rowid = ?').get(row.id) as { length: number };
+    if (length > LONG_BODY_CHARS) {
+      const { body } = this.statement('SELECT body FROM notes_fts WHERE rowid = ?').get(row.id) as { body: string };
+      return renderSnippet(longBodySnippet(body, tokenizeQuery(query), SNIPPET_TOKENS));
+    }
+    const snippets = this.statement(
+      `SELECT snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS body, snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title
+       FROM notes_fts WHERE notes_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
+    ).get(match, row.id) as { body: string | null; title: string | null } | undefined;
+    return renderSnippet(snippets?.body || snippets?.title || row.title);
   }
 
   /** How many notes are indexed. */
@@ -458,7 +468,7 @@ function createIndexTables(db: Database.Database): void {
     );
     CREATE VIRTUAL TABLE notes_fts USING fts5(
       title, aliases, headings, tags, fields, body,
-      tokenize = 'porter unicode61 remove_diacritics 2'
+      tokenize = '${FTS_TOKENIZE}'
     );
   `);
 }
