@@ -161,7 +161,7 @@ const VERBS: Record<string, (io: Io, values: Values, args: string[]) => Promise<
 
 /** `lucid eval <verb>`: the recall evaluation (`run`, `generate`, `growth`). */
 export const evalCommand = {
-  summary: 'Measure how well retrieval strategies find the notes that answer a question set (eval run)',
+  summary: 'Measure how well retrieval strategies find the notes that answer a question set (eval generate|run|growth)',
   usage: `${RUN_USAGE}\n\n${evalGenerateUsage}\n\n${evalGrowthUsage}`,
   options: { ...RUN_OPTIONS, ...evalGenerateOptions, ...evalGrowthOptions },
   async run(io: Io, values: Values, positionals: string[]): Promise<number> {
