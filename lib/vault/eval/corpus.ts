@@ -77,9 +77,12 @@ function looseIndex(corpus: EvalCorpus): Map<string, string | null> {
  * (it scores as a miss and the run says which questions name one).
  */
 export function resolveGold(questions: readonly EvalQuestion[], corpus: EvalCorpus): EvalQuestion[] {
-  const index = looseIndex(corpus);
+  // Built only when some gold path is not spelled as the corpus spells it: resolving a set already
+  // resolved (the runner and growth both pass theirs on to evaluateSet) costs one lookup a path.
+  let index: ReturnType<typeof looseIndex> | null = null;
   const resolve = (path: string): string => {
     if (corpus.byPath.has(path)) return path;
+    index ??= looseIndex(corpus);
     const key = looseKey(path);
     return index.get(key) ?? (key.endsWith('.md') ? null : index.get(`${key}.md`)) ?? path;
   };
