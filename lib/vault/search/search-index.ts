@@ -355,16 +355,15 @@ export class SearchIndex {
   }
 
   private snippet(row: HitRow, match: string, query: string): string {
-    const { length } = this.statement('SELECT length(body) AS length FROM notes_fts WHERE rowid = ?').get(row.id) as { length: number };
-    if (length > LONG_BODY_CHARS) {
-      const { body } = this.statement('SELECT body FROM notes_fts WHERE rowid = ?').get(row.id) as { body: string };
-      return renderSnippet(longBodySnippet(body, tokenizeQuery(query), SNIPPET_TOKENS));
-    }
-    const snippets = this.statement(
-      `SELECT snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS body, snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title
+    // One query a hit; CASE evaluates only its taken branch, so snippet() never runs on a long body.
+    const found = this.statement(
+      `SELECT CASE WHEN length(body) > ${LONG_BODY_CHARS} THEN body END AS long_body,
+         CASE WHEN length(body) <= ${LONG_BODY_CHARS} THEN snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) END AS body,
+         snippet(notes_fts, 0, char(2), char(3), '…', ${SNIPPET_TOKENS}) AS title
        FROM notes_fts WHERE notes_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
-    ).get(match, row.id) as { body: string | null; title: string | null } | undefined;
-    return renderSnippet(snippets?.body || snippets?.title || row.title);
+    ).get(match, row.id) as { long_body: string | null; body: string | null; title: string | null } | undefined;
+    if (found?.long_body) return renderSnippet(longBodySnippet(found.long_body, tokenizeQuery(query), SNIPPET_TOKENS));
+    return renderSnippet(found?.body || found?.title || row.title);
   }
 
   /** How many notes are indexed. */
