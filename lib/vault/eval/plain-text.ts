@@ -142,21 +142,34 @@ function fencedBlockEnd(text: string, fence: number): number {
  * opening marks to the end of its closing line, the line break before it staying.
  */
 export function stripFencedCode(text: string): string {
+  return removeAtLineStarts(text, (at) => {
+    const first = at === 0 ? fencedBlockEnd(text, 0) : -1;
+    if (first >= 0) return { from: 0, end: first };
+    const end = text[at] === '\n' ? fencedBlockEnd(text, at + 1) : -1;
+    return end < 0 ? null : { from: at + 1, end };
+  });
+}
+
+/**
+ * `text` without the spans `span` finds at line starts: it is asked at 0 and at each line break,
+ * and returns where its span starts (the line break kept before it or not) and ends, or null; the
+ * search goes on from the span's end. Each character is passed once.
+ */
+function removeAtLineStarts(text: string, span: (at: number) => { from: number; end: number } | null): string {
   let out = '';
   let done = 0;
   let at = 0;
   while (at < text.length) {
-    const lead = at === 0 && fencedBlockEnd(text, 0) >= 0 ? 0 : text[at] === '\n' ? 1 : -1;
-    const end = lead < 0 ? -1 : fencedBlockEnd(text, at + lead);
-    if (end < 0) {
+    const hit = at === 0 || text[at] === '\n' ? span(at) : null;
+    if (!hit) {
       const next = text.indexOf('\n', at + 1);
       if (next < 0) break;
       at = next;
       continue;
     }
-    out += text.slice(done, at + lead);
-    done = end;
-    at = end;
+    out += text.slice(done, hit.from);
+    done = hit.end;
+    at = hit.end;
   }
   return done === 0 ? text : out + text.slice(done);
 }
@@ -170,9 +183,6 @@ const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '
  * mark (`-`, `*`, `+`, `1.`, `1)`), the space after it and a task box (`[ ]`, `[x]`).
  */
 export function stripListMarks(text: string): string {
-  let out = '';
-  let done = 0;
-  let at = 0;
   let blankFrom = -1;
   let blankEnd = -1;
   // Where the blank run at `from` ends, remembered: the runs of line starts inside it end there too.
@@ -184,15 +194,10 @@ export function stripListMarks(text: string): string {
     }
     return blankEnd;
   };
-  while (at < text.length) {
-    if (at > 0 && text[at] !== '\n') {
-      at = text.indexOf('\n', at);
-      if (at < 0) break;
-    }
+  return removeAtLineStarts(text, (at) => {
     // At the start `^` is tried first, and its blank run takes a leading line break too.
-    const lead = at === 0 ? 0 : 1;
-    let end = -1;
-    const mark = skipBlank(at + lead);
+    const from = at === 0 ? 0 : at + 1;
+    const mark = skipBlank(from);
     let after = -1;
     if ('-*+'.includes(text[mark] ?? '\n')) after = mark + 1;
     else if (isDigit(text[mark])) {
@@ -200,24 +205,14 @@ export function stripListMarks(text: string): string {
       while (isDigit(text[digit])) digit += 1;
       if (text[digit] === '.' || text[digit] === ')') after = digit + 1;
     }
-    if (after >= 0 && isSpace(text[after])) {
-      end = skipBlank(after);
-      // A task box `[.]`: any one character but a line break, then blank space.
-      const box = text[end + 1];
-      if (text[end] === '[' && box !== undefined && !'\n\r\u2028\u2029'.includes(box) && text[end + 2] === ']' && isSpace(text[end + 3]))
-        end = skipBlank(end + 3);
-    }
-    if (end < 0) {
-      const next = text.indexOf('\n', at + 1);
-      if (next < 0) break;
-      at = next;
-      continue;
-    }
-    out += text.slice(done, at + lead);
-    done = end;
-    at = end;
-  }
-  return done === 0 ? text : out + text.slice(done);
+    if (after < 0 || !isSpace(text[after])) return null;
+    let end = skipBlank(after);
+    // A task box `[.]`: any one character but a line break, then blank space.
+    const box = text[end + 1];
+    if (text[end] === '[' && box !== undefined && !'\n\r\u2028\u2029'.includes(box) && text[end + 2] === ']' && isSpace(text[end + 3]))
+      end = skipBlank(end + 3);
+    return { from, end };
+  });
 }
 
 /**
