@@ -1,5 +1,6 @@
 'use client';
 
+import { ChartNumbers } from '@/components/chart-numbers';
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { intervalText, meanText, whiskers } from '@/components/eval-figures';
 import { PALETTE } from '@/components/overview-chart';
@@ -45,45 +46,38 @@ export function EvalKindChart({ metricName, series, rows }: { metricName: string
               ))}
             </BarChart>
           </div>
-          <details className="mt-3 text-sm" open>
-            <summary className="cursor-pointer text-stone-600">The numbers behind the chart</summary>
-            <div className="mt-2 overflow-x-auto">
-              <table className="w-full text-sm" data-testid="eval-kinds-table">
-                <caption className="sr-only">{metricName} by kind of question and strategy, with 95% intervals</caption>
-                <thead>
-                  <tr className="border-b border-stone-200 text-stone-600">
-                    <th scope="col" className="py-1 pr-3 text-left font-normal">
-                      Kind
-                    </th>
-                    <th scope="col" className="py-1 pl-2 text-right font-normal">
-                      Questions
-                    </th>
-                    {series.map((s) => (
-                      <th key={s.strategy} scope="col" className="whitespace-nowrap py-1 pl-3 text-right font-normal">
-                        {s.label}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r) => (
-                    <tr key={r.kind} className="border-b border-stone-100" data-kind={r.kind}>
-                      <th scope="row" className="py-1 pr-3 text-left font-normal">
-                        {r.kind}
-                      </th>
-                      <td className="py-1 pl-2 text-right tabular-nums">{r.questions}</td>
-                      {series.map((s) => (
-                        <td key={s.strategy} className="whitespace-nowrap py-1 pl-3 text-right tabular-nums">
-                          {meanText(r.figures[s.strategy] ?? null)}{' '}
-                          <span className="text-xs text-stone-500">({intervalText(r.figures[s.strategy] ?? null)})</span>
-                        </td>
-                      ))}
-                    </tr>
+          <ChartNumbers open testId="eval-kinds-table" caption={`${metricName} by kind of question and strategy, with 95% intervals`}>
+            <thead>
+              <tr className="border-b border-stone-200 text-stone-600">
+                <th scope="col" className="py-1 pr-3 text-left font-normal">
+                  Kind
+                </th>
+                <th scope="col" className="py-1 pl-2 text-right font-normal">
+                  Questions
+                </th>
+                {series.map((s) => (
+                  <th key={s.strategy} scope="col" className="whitespace-nowrap py-1 pl-3 text-right font-normal">
+                    {s.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.kind} className="border-b border-stone-100" data-kind={r.kind}>
+                  <th scope="row" className="py-1 pr-3 text-left font-normal">
+                    {r.kind}
+                  </th>
+                  <td className="py-1 pl-2 text-right tabular-nums">{r.questions}</td>
+                  {series.map((s) => (
+                    <td key={s.strategy} className="whitespace-nowrap py-1 pl-3 text-right tabular-nums">
+                      {meanText(r.figures[s.strategy] ?? null)} <span className="text-xs text-stone-500">({intervalText(r.figures[s.strategy] ?? null)})</span>
+                    </td>
                   ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+                </tr>
+              ))}
+            </tbody>
+          </ChartNumbers>
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 'use client';
 
+import { ChartNumbers } from '@/components/chart-numbers';
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { PALETTE } from '@/components/overview-chart';
 import type { EvalLinePoint, EvalSeries } from '@/lib/queries/eval';
@@ -43,43 +44,35 @@ export function EvalRunsChart({ set, metricName, series, points }: { set: string
           </LineChart>
         </div>
       )}
-      <details className="mt-3 text-sm" open={points.length <= 6}>
-        <summary className="cursor-pointer text-stone-600">The numbers behind the chart</summary>
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-sm" data-testid="eval-runs-table">
-            <caption className="sr-only">
-              {metricName} of each strategy in each run of {set}
-            </caption>
-            <thead>
-              <tr className="border-b border-stone-200 text-stone-600">
-                <th scope="col" className="py-1 pr-3 text-left font-normal">
-                  Strategy
-                </th>
-                {points.map((p) => (
-                  <th key={p.run} scope="col" className="whitespace-nowrap py-1 pl-2 text-right font-normal" data-run={p.run}>
-                    {p.when}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {series.map((s) => (
-                <tr key={s.strategy} className="border-b border-stone-100" data-strategy={s.strategy}>
-                  <th scope="row" className="py-1 pr-3 text-left font-normal">
-                    {s.label}
-                    {s.harness === 'other' ? <span className="ml-1 rounded bg-amber-100 px-1.5 text-xs text-amber-900">from another harness</span> : null}
-                  </th>
-                  {points.map((p) => (
-                    <td key={p.run} className="py-1 pl-2 text-right tabular-nums" data-run={p.run}>
-                      {typeof p.values[s.strategy] === 'number' ? (p.values[s.strategy] as number).toFixed(3) : '—'}
-                    </td>
-                  ))}
-                </tr>
+      <ChartNumbers open={points.length <= 6} testId="eval-runs-table" caption={`${metricName} of each strategy in each run of ${set}`}>
+        <thead>
+          <tr className="border-b border-stone-200 text-stone-600">
+            <th scope="col" className="py-1 pr-3 text-left font-normal">
+              Strategy
+            </th>
+            {points.map((p) => (
+              <th key={p.run} scope="col" className="whitespace-nowrap py-1 pl-2 text-right font-normal" data-run={p.run}>
+                {p.when}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {series.map((s) => (
+            <tr key={s.strategy} className="border-b border-stone-100" data-strategy={s.strategy}>
+              <th scope="row" className="py-1 pr-3 text-left font-normal">
+                {s.label}
+                {s.harness === 'other' ? <span className="ml-1 rounded bg-amber-100 px-1.5 text-xs text-amber-900">from another harness</span> : null}
+              </th>
+              {points.map((p) => (
+                <td key={p.run} className="py-1 pl-2 text-right tabular-nums" data-run={p.run}>
+                  {typeof p.values[s.strategy] === 'number' ? (p.values[s.strategy] as number).toFixed(3) : '—'}
+                </td>
               ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+            </tr>
+          ))}
+        </tbody>
+      </ChartNumbers>
     </section>
   );
 }

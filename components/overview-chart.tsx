@@ -1,5 +1,6 @@
 'use client';
 
+import { ChartNumbers } from '@/components/chart-numbers';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 
@@ -58,64 +59,58 @@ export function OverviewChart({
           </BarChart>
         </div>
       )}
-      <details className="mt-3 text-sm" open={days.length <= 14}>
-        <summary className="cursor-pointer text-stone-600">The numbers behind the chart</summary>
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-sm" data-testid={`${id}-table`}>
-            <caption className="sr-only">{title}, per day</caption>
-            <thead>
-              <tr className="border-b border-stone-200 text-stone-600">
-                <th scope="col" className="py-1 pr-3 text-left font-normal">
-                  {seriesLabel}
-                </th>
-                {days.map((d) => (
-                  <th key={d.day} scope="col" className="whitespace-nowrap py-1 pl-2 text-right font-normal" data-day={d.day}>
-                    {d.label}
-                  </th>
-                ))}
-                <th scope="col" className="py-1 pl-2 text-right font-normal">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {series.map((s, i) => (
-                <tr key={s} className="border-b border-stone-100" data-series={s}>
-                  <th scope="row" className="py-1 pr-3 text-left font-normal">
-                    <span aria-hidden="true" className="mr-1.5 inline-block h-2.5 w-2.5 rounded-sm" style={{ background: PALETTE[i % PALETTE.length] }} />
-                    {seriesHref[s] ? (
-                      <Link href={seriesHref[s] as string} className="break-all text-blue-800 underline">
-                        {s}
-                      </Link>
-                    ) : (
-                      s
-                    )}
-                  </th>
-                  {days.map((d) => (
-                    <td key={d.day} className="py-1 pl-2 text-right tabular-nums" data-day={d.day}>
-                      {d.values[s] ?? 0}
-                    </td>
-                  ))}
-                  <td className="py-1 pl-2 text-right font-medium tabular-nums">{total(s)}</td>
-                </tr>
+      <ChartNumbers open={days.length <= 14} testId={`${id}-table`} caption={`${title}, per day`}>
+        <thead>
+          <tr className="border-b border-stone-200 text-stone-600">
+            <th scope="col" className="py-1 pr-3 text-left font-normal">
+              {seriesLabel}
+            </th>
+            {days.map((d) => (
+              <th key={d.day} scope="col" className="whitespace-nowrap py-1 pl-2 text-right font-normal" data-day={d.day}>
+                {d.label}
+              </th>
+            ))}
+            <th scope="col" className="py-1 pl-2 text-right font-normal">
+              Total
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {series.map((s, i) => (
+            <tr key={s} className="border-b border-stone-100" data-series={s}>
+              <th scope="row" className="py-1 pr-3 text-left font-normal">
+                <span aria-hidden="true" className="mr-1.5 inline-block h-2.5 w-2.5 rounded-sm" style={{ background: PALETTE[i % PALETTE.length] }} />
+                {seriesHref[s] ? (
+                  <Link href={seriesHref[s] as string} className="break-all text-blue-800 underline">
+                    {s}
+                  </Link>
+                ) : (
+                  s
+                )}
+              </th>
+              {days.map((d) => (
+                <td key={d.day} className="py-1 pl-2 text-right tabular-nums" data-day={d.day}>
+                  {d.values[s] ?? 0}
+                </td>
               ))}
-            </tbody>
-            <tfoot>
-              <tr className="font-medium">
-                <th scope="row" className="py-1 pr-3 text-left">
-                  All
-                </th>
-                {days.map((d) => (
-                  <td key={d.day} className="py-1 pl-2 text-right tabular-nums">
-                    {Object.values(d.values).reduce((a, b) => a + b, 0)}
-                  </td>
-                ))}
-                <td className="py-1 pl-2 text-right tabular-nums">{series.reduce((n, s) => n + total(s), 0)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
-      </details>
+              <td className="py-1 pl-2 text-right font-medium tabular-nums">{total(s)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr className="font-medium">
+            <th scope="row" className="py-1 pr-3 text-left">
+              All
+            </th>
+            {days.map((d) => (
+              <td key={d.day} className="py-1 pl-2 text-right tabular-nums">
+                {Object.values(d.values).reduce((a, b) => a + b, 0)}
+              </td>
+            ))}
+            <td className="py-1 pl-2 text-right tabular-nums">{series.reduce((n, s) => n + total(s), 0)}</td>
+          </tr>
+        </tfoot>
+      </ChartNumbers>
     </section>
   );
 }
