@@ -78,7 +78,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   };
 
   await lucid.server.connect(transport);
-  log(`serving ${vault.root} on stdio (pid ${process.pid})`);
+  const watching = vault.watchState().mode === 'watching' ? 'watching its files for changes' : "checking every file's stamp before a search";
+  log(`serving ${vault.root} on stdio (pid ${process.pid}; ${watching})`);
   await done;
   // Whatever still holds the event loop (a stray timer, a half-closed pipe) must not keep a stopped server alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();

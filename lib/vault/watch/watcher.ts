@@ -207,13 +207,8 @@ export class VaultWatcher {
   /** Brings one path (a file, a folder, or a name gone) in line with the disk. */
   private async refresh(rel: string): Promise<void> {
     const abs = nodePath.join(this.root, rel);
-    let isFolder = false;
-    try {
-      isFolder = (await this.fs.lstat(abs)).isDirectory();
-    } catch {
-      // gone: dropped below with everything under it
-    }
-    if (isFolder) {
+    const stat = await this.fs.lstat(abs).catch(() => null);
+    if (stat?.isDirectory()) {
       this.drop(rel, false);
       const seen = new Set<string>();
       for (const file of await walkVault(this.fs, this.root, rel).catch(() => [])) {
@@ -223,11 +218,13 @@ export class VaultWatcher {
       this.dropUnder(rel, seen);
       return;
     }
-    const file = await statListed(this.fs, this.root, rel, abs);
+    const file = stat?.isFile()
+      ? { path: rel, size: stat.size, mtimeMs: stat.mtimeMs }
+      : stat?.isSymbolicLink()
+        ? await statListed(this.fs, this.root, rel, abs)
+        : null;
     if (file) this.put(file);
-    else {
-      this.drop(rel, true);
-    }
+    else this.drop(rel, true);
     for (const link of this.linksByTarget.get(rel) ?? []) {
       const stamped = await statListed(this.fs, this.root, link);
       if (stamped) this.put(stamped);
