@@ -58,13 +58,20 @@ function toIndexable(note: Note, resolver: LinkResolver): IndexableNote {
 /**
  * Brings a search index up to date with the files on disk: the notes whose stamp changed are read
  * first (async, through the reader's cache), then everything is applied in the index's one transaction.
+ * `changed`: only these paths may have changed since the last sync (a file watcher's hint); without
+ * it, every stamp is compared.
  */
-export async function syncSearchIndex(index: SearchIndex, reader: NoteReader): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
+export async function syncSearchIndex(
+  index: SearchIndex,
+  reader: NoteReader,
+  changed?: Iterable<string> | null,
+): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
   const all = await reader.listFiles();
   const files = all.filter((f) => f.path.toLowerCase().endsWith('.md'));
   const resolver = await reader.linkResolver(all);
   const loaded = new Map<string, IndexableNote | null>();
-  for (const stamp of index.staleStamps(files)) {
+  const only = changed ? new Set(changed) : null;
+  for (const stamp of index.staleStamps(only ? files.filter((f) => only.has(f.path)) : files)) {
     const note = await reader.readNote(stamp.path).catch(() => null);
     loaded.set(stamp.path, note ? toIndexable(note, resolver) : null);
   }
