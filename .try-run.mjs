@@ -1,0 +1,2 @@
+const { main } = await import('./main.js');
+process.exitCode = await main(process.argv.slice(2));
