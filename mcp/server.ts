@@ -9,6 +9,8 @@ export interface StdioServerOptions {
   env: Record<string, string | undefined>;
   fallbackUser?: string;
   version?: string;
+  /** The search index's worker threads, as the CLI finds them (cli/index-workers.ts). */
+  indexWorkers?: { script: string; execArgv?: string[] } | null;
 }
 
 // stdout is the protocol channel: everything else goes to stderr.
@@ -31,7 +33,8 @@ function isAlive(pid: number): boolean {
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   // A long-lived server: a file watcher keeps the listing, so a search checks only what changed.
-  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser, watch: true, onWarning: log });
+  const workers = options.indexWorkers ? { indexWorkers: options.indexWorkers } : {};
+  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser, watch: true, onWarning: log, ...workers });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) log(`upgraded the install: committed ${upgraded.join(', ')}`);
