@@ -406,7 +406,7 @@ function bareNodeRss(): number {
   return Number(out) / 1024;
 }
 
-async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void> }> {
+async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void>; output: () => string }> {
   const port = await freePort();
   const token = randomBytes(24).toString('base64url');
   const child = spawn(process.execPath, [BIN, 'serve', '--vault', root, '--port', String(port), '--no-build'], {
@@ -433,7 +433,8 @@ async function startServer(root: string): Promise<{ child: ChildProcess; port: n
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   };
-  return { child, port, cookie, stop };
+  // What the server printed, so a failed page's row carries the server's reason.
+  return { child, port, cookie, stop, output: () => output };
 }
 
 async function measureDashboard(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
@@ -481,8 +482,10 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
     try {
       const get = (url: string) => () => getPage(server.port, url, server.cookie, timeoutMs);
       const live = () => pages.filter((page) => !failed.has(page.name));
-      const attempt = async (page: (typeof pages)[number], measure: () => Promise<void>) =>
-        measure().catch((error: Error) => failed.set(page.name, error.message));
+      const attempt = async (page: (typeof pages)[number], measure: () => Promise<void>) => {
+        const since = server.output().length;
+        await measure().catch((error: Error) => failed.set(page.name, `${error.message}${serverSaid(server.output().slice(since))}`));
+      };
       for (const page of live()) {
         await attempt(page, async () => {
           const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
@@ -529,6 +532,12 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
     rows.push(...percentileRows(`${page.name}, warm`, warm.get(page.name)!, canRatio(page) ? page.baseline : null));
   }
   rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));
+}
+
+/** The server's last error lines, for a failed page's row ('' when it printed none). */
+function serverSaid(output: string): string {
+  const lines = output.split('\n').filter((l) => /error|Error|heap|killed|ENOMEM|ETIMEDOUT/.test(l));
+  return lines.length ? ` (the server said: ${lines.slice(-3).join(' / ').slice(0, 600)})` : '';
 }
 
 function finish(manifest: VaultManifest): void {
