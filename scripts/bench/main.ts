@@ -16,7 +16,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
 import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
-import { compareRatios, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+import { dashboardSampling, everyPage, getPage } from './pages';
+import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+import { applyTargets, readExplanations, summaryLine } from './targets';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,12 +27,15 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     keep: { type: 'boolean', default: false },
     only: { type: 'string' },
+    pages: { type: 'string' },
   },
 });
 const SECTIONS = ['index', 'search', 'library', 'write', 'cli', 'dashboard'];
 /** `--only index,search`: run some sections (while working on one path); a full run for the record. */
 const only = new Set(args.only ? args.only.split(',') : SECTIONS);
 const NOTES = args.large ? 50_000 : 10_000;
+/** `--pages all` (always with `--large`): the dashboard section measures every page of app/, not only its own list. */
+const ALL_PAGES = args.large || args.pages === 'all';
 const BIN = path.join(REPO_ROOT, 'bin', 'lucid');
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LUCID_USER: 'Bench Person', NEXT_TELEMETRY_DISABLED: '1' };
 const rows: ResultRow[] = [];
@@ -429,7 +434,7 @@ function bareNodeRss(): number {
   return Number(out) / 1024;
 }
 
-async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void> }> {
+async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void>; output: () => string }> {
   const port = await freePort();
   const token = randomBytes(24).toString('base64url');
   const child = spawn(process.execPath, [BIN, 'serve', '--vault', root, '--port', String(port), '--no-build'], {
@@ -456,7 +461,8 @@ async function startServer(root: string): Promise<{ child: ChildProcess; port: n
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   };
-  return { child, port, cookie, stop };
+  // What the server printed, so a failed page's row carries the server's reason.
+  return { child, port, cookie, stop, output: () => output };
 }
 
 async function measureDashboard(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
@@ -490,8 +496,10 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
     },
     { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
   ];
-  const starts = 7;
-  const warmPerStart = 24;
+  if (ALL_PAGES) pages.push(...everyPage(root, pages, GIT_LOG_PAGE));
+  const { starts, warmPerStart, timeoutMs } = dashboardSampling(args.large);
+  // A page that fails or does not answer in time is recorded as failed; the others are still measured.
+  const failed = new Map<string, string>();
   const first = new Map<string, { a: number[]; b: number[] }>();
   const warm = new Map<string, { a: number[]; b: number[] }>();
   const rss: number[] = [];
@@ -500,24 +508,30 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
     say(`Dashboard: server start ${s + 1} of ${starts}, ${pages.length} pages × (1 first + ${warmPerStart} warm)…`);
     const server = await startServer(root);
     try {
-      const get = (url: string) => async () => {
-        const response = await fetch(`http://127.0.0.1:${server.port}${url}`, { headers: { cookie: server.cookie } });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+      const get = (url: string) => () => getPage(server.port, url, server.cookie, timeoutMs);
+      const live = () => pages.filter((page) => !failed.has(page.name));
+      const attempt = async (page: (typeof pages)[number], measure: () => Promise<void>) => {
+        const since = server.output().length;
+        await measure().catch((error: Error) => failed.set(page.name, `${error.message}${serverSaid(server.output().slice(since))}`));
       };
-      for (const page of pages) {
-        const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
-        const f = first.get(page.name) ?? { a: [], b: [] };
-        f.a.push(...t.a);
-        f.b.push(...t.b);
-        first.set(page.name, f);
+      for (const page of live()) {
+        await attempt(page, async () => {
+          const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
+          const f = first.get(page.name) ?? { a: [], b: [] };
+          f.a.push(...t.a);
+          f.b.push(...t.b);
+          first.set(page.name, f);
+          if (ALL_PAGES) say(`  ${page.name}: ${(t.a[0] / 1000).toFixed(1)} s`);
+        });
       }
-      for (const page of pages) {
-        const t = await interleave(warmPerStart, get(page.url), page.run, { warmup: 1 });
-        const w = warm.get(page.name) ?? { a: [], b: [] };
-        w.a.push(...t.a);
-        w.b.push(...t.b);
-        warm.set(page.name, w);
+      for (const page of live()) {
+        await attempt(page, async () => {
+          const t = await interleave(warmPerStart, get(page.url), page.run, { warmup: 1 });
+          const w = warm.get(page.name) ?? { a: [], b: [] };
+          w.a.push(...t.a);
+          w.b.push(...t.b);
+          warm.set(page.name, w);
+        });
       }
       rss.push(treePeakRss(server.child.pid!));
       rssBase.push(bareNodeRss());
@@ -527,6 +541,12 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   }
   const canRatio = (page: (typeof pages)[number]) => rg !== null || !page.baseline.startsWith('rg');
   for (const page of pages) {
+    const error = failed.get(page.name);
+    if (error) {
+      say(`Dashboard: ${page.name} failed: ${error}`);
+      rows.push(...['first request after start', 'warm p50', 'warm p95'].map((what) => failedRow(`${page.name}, ${what}`, 'ms', error)));
+      continue;
+    }
     const f = first.get(page.name)!;
     rows.push(
       row(
@@ -542,7 +562,15 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));
 }
 
+/** The server's last error lines, for a failed page's row ('' when it printed none). */
+function serverSaid(output: string): string {
+  const lines = output.split('\n').filter((l) => /error|Error|heap|killed|ENOMEM|ETIMEDOUT/.test(l));
+  return lines.length ? ` (the server said: ${lines.slice(-3).join(' / ').slice(0, 600)})` : '';
+}
+
 function finish(manifest: VaultManifest): void {
+  const targets = applyTargets(rows, NOTES, readExplanations(path.join(REPO_ROOT, 'bench', 'explanations.json')));
+  rows.splice(0, rows.length, ...targets.rows);
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim();
   const dirty =
@@ -575,12 +603,14 @@ function finish(manifest: VaultManifest): void {
     const docPath = path.join(REPO_ROOT, 'docs', 'performance.md');
     const doc = readFileSync(docPath, 'utf8');
     const marker = '<!-- runs: newest first; `npm run bench -- --record` adds a section here -->';
-    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n${comparisonText}`;
+    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n\n${summaryLine(targets.summary)}\n${comparisonText}`;
     writeFileSync(docPath, doc.includes(marker) ? doc.replace(marker, `${marker}\n\n${section}`) : `${doc}\n${marker}\n\n${section}`);
     // The project's formatter lays out markdown tables too; `npm test` fails on an unformatted file.
     spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'format', '--write', docPath], { stdio: 'ignore' });
     say('Added this run to docs/performance.md.');
   }
+  for (const name of targets.summary.unexplained) say(`Missed, with no why in bench/explanations.json: ${name}`);
+  say(summaryLine(targets.summary));
 }
 
 await main();
