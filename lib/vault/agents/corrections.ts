@@ -2,7 +2,7 @@ import { isChangelogPath } from '../config';
 import { SNAPSHOT_SUBJECT } from '../init';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
-import { type StatusEntry, vaultStatus } from '../git/status';
+import type { StatusEntry } from '../git/status';
 import { formatTime } from '../ids';
 import { isNoteFile, basenameOf } from '../notes/paths';
 import { readConfined } from '../write/confine';
@@ -10,11 +10,13 @@ import { maskSecrets } from '../write/secrets';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
+import type { NoteLookup } from './note-lookup';
+import { uncommittedNotes } from './worktree-status';
 import type { Correction, NoteCorrections, SinceLastSession } from './contract';
 
 /**
- * What people did to the vault since an agent's last session, read from the commit index and one
- * `git status` (never a walk of the history): their commits with their own words, reverts (Lucid's
+ * What people did to the vault since an agent's last session, read from the commit index and a
+ * `git status` of the notes that can have changed (never a walk of the history, nor of every note): their commits with their own words, reverts (Lucid's
  * and plain `git revert`), inbox proposals they rejected, deleted or moved, edits saved on disk and
  * not committed yet, and imports of many files, one line each.
  */
@@ -116,18 +118,18 @@ interface Uncommitted {
   mtime: number;
 }
 
-/** The vault's notes (and inbox items) that differ from HEAD on disk or in the index, the newest saved first. */
-async function uncommittedFiles(vault: Vault): Promise<Uncommitted[]> {
+/** The vault's notes (and inbox items) that differ from HEAD on disk or in the index, the newest saved first (mtimes from the listing). */
+async function uncommittedFiles(lookup: NoteLookup, index: CommitIndex): Promise<Uncommitted[]> {
   let entries: StatusEntry[];
   try {
-    entries = await vaultStatus(vault.repo, { renames: false });
+    entries = await uncommittedNotes(lookup.vault, lookup.files, index);
   } catch {
     return [];
   }
   const out: Uncommitted[] = [];
   for (const { path, status } of entries) {
-    if (!isNoteFile(path) || isChangelogPath(vault.layout, path)) continue;
-    out.push({ path, status, mtime: status === 'deleted' ? 0 : await mtimeOf(vault, path) });
+    if (isChangelogPath(lookup.vault.layout, path)) continue;
+    out.push({ path, status, mtime: status === 'deleted' ? 0 : (lookup.file(path)?.mtimeMs ?? 0) });
   }
   return out.sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path));
 }
@@ -146,16 +148,12 @@ type Proposal = NonNullable<Correction['proposal']>;
  * the last 14 days when it has none: grouped by note, the note changed most recently first, each
  * change newest first with who, when and their words, every cut counted.
  */
-export async function sinceLastSession(vault: Vault, input: { slug: string; now: Date; excludeSession?: string; notes?: Note[] }): Promise<SinceLastSession> {
+export async function sinceLastSession(lookup: NoteLookup, input: { slug: string; now: Date; excludeSession?: string }): Promise<SinceLastSession> {
+  const { vault } = lookup;
   const actor = `agent:${input.slug}`;
-  const notes = input.notes ?? (await vault.listNotes());
-  let previous: Note | null = null;
-  for (const n of notes) {
-    if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
-    if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
-  }
-  const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
   const index = await vault.commits();
+  const previous = await previousSession(lookup, index, input);
+  const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
   const { commits, more: moreCommits } = peopleCommits(index, previous, previousEnd, input.now);
 
   const groups = new Map<string, Group>();
@@ -204,7 +202,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
 
   // First what is on disk and not committed yet: the newest saved first.
   const now = formatTime(input.now);
-  const uncommitted = await uncommittedFiles(vault);
+  const uncommitted = await uncommittedFiles(lookup, index);
   const dirty = new Set(uncommitted.map((u) => u.path));
   const movedTo = await uncommittedMoves(vault, uncommitted, isInbox);
   for (const u of uncommitted) {
@@ -318,11 +316,12 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     }
   }
 
-  const present = new Set(notes.map((n) => n.path));
+  const committed = index.committedBy(actor, [...groups.keys()]);
   const corrections: NoteCorrections[] = [];
   for (const group of groups.values()) {
-    const wrote = group.proposedByYou || index.historyOf(group.path, 100).some((c) => c.actor === actor);
-    corrections.push({ path: group.path, exists: present.has(group.path), yours: wrote, changes: group.changes, more_changes: group.more });
+    const wrote = group.proposedByYou || committed.has(group.path);
+    const exists = lookup.file(group.path) !== undefined && isNoteFile(group.path);
+    corrections.push({ path: group.path, exists, yours: wrote, changes: group.changes, more_changes: group.more });
   }
   return {
     since: Number.isFinite(previousEnd) ? formatTime(new Date(previousEnd)) : null,
@@ -333,6 +332,36 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     imports,
     more_imports: moreImports,
   };
+}
+
+/** Session notes of the agent read to find its previous session: its newest by commit, the latest ended among them. */
+const PREVIOUS_READ = 5;
+
+/**
+ * The agent's previous session: of the session notes its own commits created or changed (newest
+ * first, from the commit index), the one that ended last, read from its note (type session, this
+ * agent, still in the vault). Never a look through every session of the vault.
+ */
+async function previousSession(lookup: NoteLookup, index: CommitIndex, input: { slug: string; excludeSession?: string }): Promise<Note | null> {
+  const paths: string[] = [];
+  const { layout } = lookup.vault;
+  for (let beforeSeq: number | undefined; paths.length < PREVIOUS_READ; ) {
+    const page = index.list({ actor: `agent:${input.slug}`, folders: [layout.sessions], beforeSeq, limit: 50 });
+    for (const c of page) {
+      for (const p of c.paths) {
+        const inSessions = p.path.startsWith(`${layout.sessions}/`) && p.status !== 'D';
+        if (inSessions && !paths.includes(p.path) && basenameOf(p.path) !== input.excludeSession && lookup.file(p.path)) paths.push(p.path);
+      }
+    }
+    if (page.length < 50) break;
+    beforeSeq = page[page.length - 1].seq;
+  }
+  let previous: Note | null = null;
+  for (const n of await lookup.notes(paths.slice(0, PREVIOUS_READ))) {
+    if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
+    if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
+  }
+  return previous;
 }
 
 /**
@@ -412,15 +441,6 @@ async function editLines(vault: Vault, sha: string, path: string): Promise<{ lin
     `:(literal)${path}`,
   ]).catch(() => '');
   return changedLines(patch);
-}
-
-/** When the file was last saved (its own time, never a link's target's), or 0. */
-async function mtimeOf(vault: Vault, path: string): Promise<number> {
-  try {
-    return (await vault.fs.lstat(`${vault.root}/${path}`)).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 function timeOf(value: unknown): number {
