@@ -23,7 +23,7 @@ import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
 
 export type { LinkGraph, LintReport } from './notes/reader';
-export type { SubscribeFn, WatchEvent, WatchState } from './watch/watcher';
+export type { WatchState } from './watch/watcher';
 export type { RecoveryReport, StageHook } from './write/journal';
 
 /** How to open a vault: everything from outside (environment, clock, ids, file system, git) is passed in. */
