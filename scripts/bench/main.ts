@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
+import { freshBuild } from '../../bin/compiled.mjs';
 import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
 import { dashboardSampling, everyPage, getPage } from './pages';
 import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
@@ -391,6 +392,10 @@ async function measureWrites(root: string, manifest: VaultManifest): Promise<voi
 async function measureCli(): Promise<void> {
   say('CLI start (15 samples)…');
   const node = (argv: string[]) => () => run(process.execPath, argv, REPO_ROOT);
+  // A stale build is compiled again by the first start; one that cannot be would be timed from the sources.
+  node([BIN, '--version'])();
+  const build = freshBuild(REPO_ROOT);
+  if (!build.fresh) say(`The compiled CLI is not in use (${build.why}): lucid --help is timed from the TypeScript sources.`);
   const s = await interleave(15, node([BIN, '--help']), node(['-e', '0']), { warmup: 1 });
   rows.push(row('lucid --help (median)', 'ms', median(s.a), 'node -e 0', median(s.b)));
 }
