@@ -122,7 +122,7 @@ interface Uncommitted {
 async function uncommittedFiles(lookup: NoteLookup, index: CommitIndex): Promise<Uncommitted[]> {
   let entries: StatusEntry[];
   try {
-    entries = await uncommittedNotes(lookup.vault, lookup.files, index);
+    entries = await uncommittedNotes(lookup, index);
   } catch {
     return [];
   }

@@ -27,7 +27,8 @@ const indexes = new WeakMap<readonly VaultFile[], Map<string, VaultFile>>();
  * without parsing links), and the searches it asks.
  */
 export class NoteLookup {
-  private readonly byPath: Map<string, VaultFile>;
+  /** The listing by path. */
+  readonly byPath: ReadonlyMap<string, VaultFile>;
   private readonly cache: Map<string, Cached>;
 
   constructor(

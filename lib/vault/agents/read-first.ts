@@ -18,7 +18,7 @@ const MAX_SEARCHED = 4;
  * How many sessions on a similar task search is asked for (and how many of those are read whatever
  * their title), and how many of the project's newest sessions are read to find its last two.
  */
-const SEARCHED = { sessions: 30, sessionsRead: 10, projectSessions: 10 } as const;
+const SEARCHED = { sessions: 30, sessionsRead: 3, projectSessions: 4 } as const;
 /** The most notes of one project search returns (its limit): decisions and sessions past it are not seen. */
 const MAX_OF_PROJECT = 200;
 const MAX_NEXT_STEPS = 5;

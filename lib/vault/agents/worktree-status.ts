@@ -4,13 +4,14 @@ import { type StatusEntry, vaultStatus } from '../git/status';
 import type { VaultFile } from '../notes/note';
 import { isNoteFile } from '../notes/paths';
 import type { Vault } from '../vault';
+import type { NoteLookup } from './note-lookup';
 
 /**
  * The vault's notes that differ from HEAD (on disk or in git's index), without a `git status` of
  * the whole tree on every start_session: the first call in a process asks git about the whole
  * vault; later ones ask only about the notes that can have changed since: those whose stamp in the
- * listing (size, mtime) changed or that came or went, those that differed last time, and those the
- * commits since then touched. git's own index changing while HEAD stayed (a person's `git add`,
+ * listing (size, mtime) changed or that came or went, and those the commits since then touched (a
+ * note's status cannot change while its file, HEAD and git's index stay as they were). git's own index changing while HEAD stayed (a person's `git add`,
  * `git rm --cached`, another process's status) or HEAD moving to a commit that does not descend
  * from the last one (a reset, a checkout) makes it ask about the whole vault again.
  */
@@ -24,26 +25,25 @@ interface Known {
   head: string | null;
   /** The stamp of git's index file right after the last status. */
   gitIndex: string | null;
-  /** The listing the last status was taken with, and its notes' stamps. */
+  /** The listing the last status was taken with, by path. */
   files: readonly VaultFile[];
-  stamps: Map<string, string>;
+  byPath: ReadonlyMap<string, VaultFile>;
   /** The notes that differed from HEAD then. */
   entries: StatusEntry[];
 }
 
 const known = new WeakMap<Vault, Known>();
 
-const stampOf = (f: VaultFile) => `${f.mtimeMs}:${f.size}`;
-
 /**
  * The notes of the vault (vault paths, `isNoteFile`) whose status differs from HEAD, sorted by
- * path, as `git status --no-renames` gives them. `files` is the listing just taken; `index` the
- * commit index, up to date with HEAD.
+ * path, as `git status --no-renames` gives them. `lookup` holds the listing just taken; `index` is
+ * the commit index, up to date with HEAD.
  */
-export async function uncommittedNotes(vault: Vault, files: readonly VaultFile[], index: CommitIndex): Promise<StatusEntry[]> {
+export async function uncommittedNotes(lookup: NoteLookup, index: CommitIndex): Promise<StatusEntry[]> {
+  const { vault, files } = lookup;
   const head = index.list({ limit: 1 })[0]?.sha ?? null;
   const before = known.get(vault);
-  const asked = before ? changedSince(before, files, head, index, await gitIndexStamp(vault)) : null;
+  const asked = before ? changedSince(before, lookup, head, index, await gitIndexStamp(vault)) : null;
   let entries: StatusEntry[];
   if (asked === null) {
     entries = (await vaultStatus(vault.repo, { renames: false })).filter((e) => isNoteFile(e.path));
@@ -55,13 +55,12 @@ export async function uncommittedNotes(vault: Vault, files: readonly VaultFile[]
       a.path.localeCompare(b.path),
     );
   }
-  const stamps = before?.files === files ? before.stamps : new Map(files.filter((f) => isNoteFile(f.path)).map((f) => [f.path, stampOf(f)]));
-  known.set(vault, { head, gitIndex: await gitIndexStamp(vault), files, stamps, entries });
+  known.set(vault, { head, gitIndex: await gitIndexStamp(vault), files, byPath: lookup.byPath, entries });
   return entries;
 }
 
 /** The notes whose status may differ from what `before` knew; null when only a status of the whole vault can tell. */
-function changedSince(before: Known, files: readonly VaultFile[], head: string | null, index: CommitIndex, gitIndex: string | null): Set<string> | null {
+function changedSince(before: Known, { files, byPath }: NoteLookup, head: string | null, index: CommitIndex, gitIndex: string | null): Set<string> | null {
   const asked = new Set<string>();
   if (head !== before.head) {
     const from = before.head === null ? null : index.bySha(before.head);
@@ -72,20 +71,16 @@ function changedSince(before: Known, files: readonly VaultFile[], head: string |
   } else if (gitIndex !== before.gitIndex) {
     return null;
   }
-  for (const e of before.entries) asked.add(e.path);
   if (files !== before.files) {
     let seen = 0;
     for (const f of files) {
-      if (!isNoteFile(f.path)) continue;
-      const was = before.stamps.get(f.path);
+      const was = before.byPath.get(f.path);
       if (was !== undefined) seen += 1;
-      if (was !== stampOf(f)) asked.add(f.path);
+      if ((was === undefined || was.mtimeMs !== f.mtimeMs || was.size !== f.size) && isNoteFile(f.path)) asked.add(f.path);
       if (asked.size > MAX_ASKED) return null;
     }
-    if (seen < before.stamps.size) {
-      const now = new Set(files.map((f) => f.path));
-      for (const path of before.stamps.keys()) if (!now.has(path)) asked.add(path);
-    }
+    // Files that went: a note deleted on disk.
+    if (seen < before.byPath.size) for (const path of before.byPath.keys()) if (!byPath.has(path) && isNoteFile(path)) asked.add(path);
   }
   return asked.size > MAX_ASKED ? null : asked;
 }
