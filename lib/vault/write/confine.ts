@@ -260,7 +260,7 @@ async function openForRead(fs: VaultFs, root: string, rel: string): Promise<{ fd
 export async function readConfined(fs: VaultFs, root: string, rel: string): Promise<{ bytes: Buffer; stat: Stats }> {
   const { fd, stat } = await openForRead(fs, root, rel);
   try {
-    return { bytes: await fs.readFd(fd), stat };
+    return { bytes: await fs.readFd(fd, stat.size), stat };
   } catch (error) {
     throw ioError(error, `read ${rel}`);
   } finally {
@@ -302,7 +302,7 @@ export async function readCurrentFile(fs: VaultFs, abs: string): Promise<{ bytes
     }
     const stat = await fs.fstat(fd);
     await confirmEntry(fs, dir, name, stat, name);
-    return { bytes: await fs.readFd(fd), mode: stat.mode & 0o777, owner: { uid: stat.uid, gid: stat.gid }, mtimeMs: stat.mtimeMs };
+    return { bytes: await fs.readFd(fd, stat.size), mode: stat.mode & 0o777, owner: { uid: stat.uid, gid: stat.gid }, mtimeMs: stat.mtimeMs };
   } catch (error) {
     throw ioError(error, 'read the current file');
   } finally {
