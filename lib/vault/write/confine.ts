@@ -625,3 +625,74 @@ export async function sweepTempFiles(fs: VaultFs, root: string, now: Date, tempP
   await walk('');
   return removed;
 }
+
+/**
+ * Reads many vault files with {@link readConfined}'s guarantees, for a reader of the whole vault (the
+ * search index's build): each folder is opened once for the batch (component by component, never
+ * through a link) and its files through its descriptor, `concurrency` at a time. A file that is a link,
+ * or under a folder that is one, is read through {@link readConfined} (links are followed only where
+ * they lead inside the vault). `onFile` gets each file's bytes and stat, or the error that stopped it
+ * (`not_found` when it went away meanwhile); files come in no particular order.
+ */
+export async function readConfinedMany(
+  fs: VaultFs,
+  root: string,
+  rels: readonly string[],
+  onFile: (rel: string, result: { bytes: Buffer; stat: Stats } | Error) => void,
+  concurrency = 16,
+): Promise<void> {
+  const dirs = new Map<string, Promise<VaultDir | null>>();
+  const folderOf = (rel: string) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+  const openFolder = (folder: string) => {
+    let dir = dirs.get(folder);
+    if (!dir) {
+      dir = openVaultDir(fs, root, folder, { reading: true }).then(
+        (opened) => opened.dir,
+        () => null,
+      );
+      dirs.set(folder, dir);
+    }
+    return dir;
+  };
+  const readOne = async (rel: string): Promise<{ bytes: Buffer; stat: Stats }> => {
+    const folder = folderOf(rel);
+    const top = folder.split('/')[0];
+    // Lucid's state and git's files are never read as vault files: readConfined refuses them.
+    const dir = top === '.git' || top === '.lucid' ? null : await openFolder(folder);
+    if (!dir) return readConfined(fs, root, rel);
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    let fd: number;
+    try {
+      fd = await fs.openRead(dirEntry(dir, name));
+    } catch {
+      return readConfined(fs, root, rel);
+    }
+    try {
+      const stat = await fs.fstat(fd);
+      await confirmEntry(fs, dir, name, stat, rel);
+      if (!stat.isFile()) throw new VaultError('invalid_path', `${rel} is not a regular file.`);
+      return { bytes: await fs.readFd(fd), stat };
+    } finally {
+      await fs.close(fd).catch(() => undefined);
+    }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < rels.length) {
+      const rel = rels[next++];
+      try {
+        onFile(rel, await readOne(rel));
+      } catch (error) {
+        onFile(rel, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, rels.length)) }, worker));
+  } finally {
+    for (const dir of dirs.values()) {
+      const open = await dir;
+      if (open) await closeDir(fs, open);
+    }
+  }
+}
