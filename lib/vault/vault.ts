@@ -201,7 +201,11 @@ export class Vault {
 
   /** Opens (and keeps open) the search index in `.lucid/`. */
   private index(): SearchIndex {
-    if (!this.searchIndex) this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'), { workers: this.indexWorkers });
+    if (!this.searchIndex) {
+      const layout = this.layout;
+      const linkScope = { key: `changelog:${layout.changelog}:${layout.changelogArchive}`, leftOut: (path: string) => isChangelogPath(layout, path) };
+      this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'), { workers: this.indexWorkers, linkScope });
+    }
     return this.searchIndex;
   }
 

@@ -162,7 +162,13 @@ function mostEditedNote(root: string): string {
 }
 
 function openBenchVault(root: string): Promise<Vault> {
-  return openVault({ root, env: GIT_ENV, fallbackUser: 'Bench Person' });
+  return openVault({
+    root,
+    env: GIT_ENV,
+    fallbackUser: 'Bench Person',
+    // The index build parses in worker threads, as `lucid` does; from the sources, through tsx's require hook.
+    indexWorkers: { script: path.join(REPO_ROOT, 'lib', 'vault', 'search', 'index-worker-tsx.cjs') },
+  });
 }
 
 async function measureIndex(root: string, manifest: VaultManifest): Promise<void> {

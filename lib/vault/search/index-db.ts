@@ -15,8 +15,11 @@ export const SEARCH_SCHEMA_VERSION = 3;
 /** How the index splits and stems words (FTS5 `tokenize`): anything that must match as search matches uses it. */
 export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
 
-/** Opens the index's database in WAL mode and (re)creates its tables when their version differs. */
-export function openDatabase(dbPath: string): Database.Database {
+/**
+ * Opens the index's database in WAL mode and (re)creates its tables when their version differs, or
+ * when their links were kept for another `linkScope` (which notes' links are left out).
+ */
+export function openDatabase(dbPath: string, linkScope = ''): Database.Database {
   if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   const db = new Database(dbPath);
   try {
@@ -25,11 +28,12 @@ export function openDatabase(dbPath: string): Database.Database {
     db.pragma('synchronous = NORMAL');
     db.transaction(() => {
       db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-      if (row?.value === String(SEARCH_SCHEMA_VERSION)) return;
+      const value = (key: string) => (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+      if (value('schema_version') === String(SEARCH_SCHEMA_VERSION) && (value('link_scope') ?? '') === linkScope) return;
       dropIndexTables(db);
       createIndexTables(db);
       db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SEARCH_SCHEMA_VERSION));
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('link_scope', ?)").run(linkScope);
     }).immediate();
     return db;
   } catch (error) {

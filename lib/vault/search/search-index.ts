@@ -31,6 +31,17 @@ export interface IndexableNote {
   links?: IndexedLink[];
 }
 
+/** How to open a search index. */
+export interface IndexOptions {
+  /** Where `syncSearchIndex` parses many notes at once (see `IndexWorkers`); null: in this thread. */
+  workers?: IndexWorkers | null;
+  /**
+   * Notes whose links are not kept (the changelog: its links are a log, never backlinks), and a key
+   * naming that choice: an index kept with another key is rebuilt.
+   */
+  linkScope?: { key: string; leftOut: (notePath: string) => boolean };
+}
+
 /** What the file system says about a file; an unchanged stamp means the file is not read again. */
 export interface FileStamp {
   path: string;
@@ -148,31 +159,33 @@ export class SearchIndex {
   private readonly statements = new Map<string, Database.Statement>();
   /** Where the worker threads that parse notes for a large sync are (null: parse in this thread). */
   readonly workers: IndexWorkers | null;
+  private readonly linksLeftOut: (notePath: string) => boolean;
 
-  private constructor(db: Database.Database, workers: IndexWorkers | null) {
+  private constructor(db: Database.Database, options: IndexOptions) {
     this.db = db;
-    this.workers = workers;
+    this.workers = options.workers ?? null;
+    this.linksLeftOut = options.linkScope?.leftOut ?? (() => false);
   }
 
   /**
    * Open or create the index at `dbPath` (its folder is created), in WAL mode. When the schema version
    * stored in the file differs from `SEARCH_SCHEMA_VERSION`, or the file is not a SQLite database,
    * the index is rebuilt empty; the next `sync` fills it. Throws VaultError `io_error` when the file
-   * cannot be created or opened. `workers` is where `syncSearchIndex` parses many notes at once.
+   * cannot be created or opened. See {@link IndexOptions}.
    */
-  static open(dbPath: string, options: { workers?: IndexWorkers | null } = {}): SearchIndex {
-    const workers = options.workers ?? null;
+  static open(dbPath: string, options: IndexOptions = {}): SearchIndex {
+    const scope = options.linkScope?.key ?? '';
     if (typeof dbPath !== 'string' || dbPath === '') {
       throw new VaultError('invalid_input', 'The search index needs a file path.');
     }
     try {
-      return new SearchIndex(openDatabase(dbPath), workers);
+      return new SearchIndex(openDatabase(dbPath, scope), options);
     } catch (error) {
       if (!isCorruption(error) || dbPath === ':memory:') throw ioError(dbPath, error);
     }
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
     try {
-      return new SearchIndex(openDatabase(dbPath), workers);
+      return new SearchIndex(openDatabase(dbPath, scope), options);
     } catch (error) {
       throw ioError(dbPath, error);
     }
@@ -449,7 +462,7 @@ export class SearchIndex {
       `INSERT INTO notes_fts (rowid, title, aliases, headings, tags, fields, body)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(id, note.title, note.aliases.join('\n'), note.headings.join('\n'), note.tags.join('\n'), note.fields, note.body);
-    writeLinks((sql) => this.statement(sql), id, note.links, fresh);
+    writeLinks((sql) => this.statement(sql), id, this.linksLeftOut(note.path) ? undefined : note.links, fresh);
     return id;
   }
 
