@@ -21,6 +21,9 @@ import { identityOf } from './write/commit';
 import type { EditRequest, EditResult } from './write/edit-types';
 import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
+import { isChangelogPath } from './config';
+import { normalizeNotePath } from './notes/paths';
+import type { IndexWorkers } from './search/index-pool';
 
 export type { LinkGraph, LintReport } from './notes/reader';
 export type { WatchState } from './watch/watcher';
@@ -63,6 +66,11 @@ export interface OpenVaultOptions {
   watcher?: Pick<WatcherOptions, 'subscribe' | 'unwatchable'>;
   /** Told what the person running Lucid should know, once each (the file watcher fell back to polling). */
   onWarning?: (message: string) => void;
+  /**
+   * Where the search index's worker threads are (see `IndexWorkers`): a large index build parses
+   * notes there. Null or absent: in this thread (slower, same index).
+   */
+  indexWorkers?: IndexWorkers | null;
 }
 
 /**
@@ -91,11 +99,14 @@ export class Vault {
   private searchPrimed = false;
   private searchSyncs: Promise<unknown> = Promise.resolve();
   private warn: (message: string) => void = () => undefined;
+  private readonly indexWorkers: IndexWorkers | null;
   /** What recovery did with edits dead writers left unfinished, oldest first (at open and under later locks). */
   readonly recoveries: RecoveryReport[] = [];
 
   /** Use {@link openVault}, which finds the repository and the person's name first. */
-  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite' | 'onRecovered'> & { wallClock?: Clock }) {
+  constructor(
+    init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite' | 'onRecovered'> & { wallClock?: Clock; indexWorkers?: IndexWorkers | null },
+  ) {
     this.root = init.root;
     this.repo = init.repo;
     this.layout = init.layout;
@@ -104,6 +115,7 @@ export class Vault {
     this.ids = init.ids;
     this.fs = init.fs;
     this.personName = init.personName;
+    this.indexWorkers = init.indexWorkers ?? null;
     this.reader = new NoteReader(init.root, init.layout, init.fs);
     this.writer = {
       ...init,
@@ -182,9 +194,17 @@ export class Vault {
     return this.reader.linkResolver(files);
   }
 
-  /** The notes that link to `path`, with the line of each link. */
-  backlinks(path: string): Promise<{ from: string; line: number }[]> {
-    return this.reader.backlinks(path);
+  /**
+   * The notes that link to `path`, with the line of each link (0: front matter), by source path then
+   * line; the changelog's links are not backlinks. Read from the search index's links table after the
+   * usual change check, so it costs a lookup, not a parse of the vault.
+   */
+  async backlinks(path: string): Promise<{ from: string; line: number }[]> {
+    const target = normalizeNotePath(path);
+    if (this.clock().getTime() - this.lastSync > 1000) await this.syncSearch();
+    return this.index()
+      .backlinks(target)
+      .filter((link) => !isChangelogPath(this.layout, link.from));
   }
 
   /** Every note's resolved links and the backlinks they make, computed once per state of the files on disk. */
@@ -204,7 +224,11 @@ export class Vault {
 
   /** Opens (and keeps open) the search index in `.lucid/`. */
   private index(): SearchIndex {
-    if (!this.searchIndex) this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'));
+    if (!this.searchIndex) {
+      const layout = this.layout;
+      const linkScope = { key: `changelog:${layout.changelog}:${layout.changelogArchive}`, leftOut: (path: string) => isChangelogPath(layout, path) };
+      this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'), { workers: this.indexWorkers, linkScope });
+    }
     return this.searchIndex;
   }
 
@@ -406,6 +430,11 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     personEmail: email,
     lockOptions: options.lock ?? {},
     onStage: options.onStage,
+    // The workers' fallback is said where the watcher's is, when the caller did not choose elsewhere.
+    indexWorkers:
+      options.indexWorkers && !options.indexWorkers.onFallback && options.onWarning
+        ? { ...options.indexWorkers, onFallback: options.onWarning }
+        : options.indexWorkers,
   });
   // An edit a dead writer left unfinished is finished or undone before anything is read. A live
   // writer holding the lock recovers it itself; a failure here leaves it to the next writer.

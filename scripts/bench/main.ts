@@ -176,9 +176,20 @@ function mostEditedNote(root: string): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
 }
 
-/** `watch`: as the long-lived processes open it (the MCP server, the dashboard): a file watcher keeps the listing. */
+/**
+ * `watch`: as the long-lived processes open it (the MCP server, the dashboard): a file watcher keeps
+ * the listing. The index build parses in worker threads, as `lucid` does; from the sources, through
+ * tsx's require hook.
+ */
 async function openBenchVault(root: string, watch = false): Promise<Vault> {
-  const vault = await openVault({ root, env: GIT_ENV, fallbackUser: 'Bench Person', watch, onWarning: (message) => say(`warning: ${message}`) });
+  const vault = await openVault({
+    root,
+    env: GIT_ENV,
+    fallbackUser: 'Bench Person',
+    watch,
+    onWarning: (message) => say(`warning: ${message}`),
+    indexWorkers: { script: path.join(REPO_ROOT, 'lib', 'vault', 'search', 'index-worker-tsx.cjs') },
+  });
   if (watch && vault.watchState().mode !== 'watching')
     say(`the file watcher is not running (${vault.watchState().reason}): the figures below are the fallback's`);
   return vault;

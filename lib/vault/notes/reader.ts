@@ -1,9 +1,10 @@
+import type { Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import { isChangelogPath, type VaultLayout } from '../config';
 import { ioError } from '../write/atomic';
-import { readConfined } from '../write/confine';
+import { readConfined, readConfinedMany } from '../write/confine';
 import { hashBytes } from './frontmatter';
 import { computeBacklinks, createLinkResolver } from './link-resolver';
 import { isExternalTarget, type LinkResolver, type ParsedLink } from './links';
@@ -185,6 +186,14 @@ export class NoteReader {
     return note.links
       .filter((link) => !isExternalTarget(link.target))
       .map((link) => ({ link, resolved: link.target === '' ? note.path : resolver.resolve(link.target, note.path, link.kind) }));
+  }
+
+  /**
+   * Reads many files' bytes at once (each folder opened once, several files in flight), confined to
+   * the vault as {@link readFileBytes} is; `onFile` gets each file's bytes and stat, or its error.
+   */
+  readMany(paths: readonly string[], onFile: (path: string, result: { bytes: Buffer; stat: Stats } | Error) => void): Promise<void> {
+    return readConfinedMany(this.fs, this.root, paths, onFile);
   }
 
   /**

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { VaultError } from '../errors';
 import { trimEndOf, trimStartOf } from '../text';
+import { ioError, isCorruption, openDatabase } from './index-db';
+import type { IndexWorkers } from './index-pool';
+import { applyListing, backlinksTo, type IndexedLink, type ResolveLink, writeLinks } from './links-table';
 import { termPhrases, tokenizeQuery } from './query';
 import { LONG_BODY_CHARS, longBodySnippet } from './snippet';
 
@@ -25,6 +27,19 @@ export interface IndexableNote {
   fields: string;
   /** The markdown body without front matter. */
   body: string;
+  /** The note's vault links, resolved; kept for backlinks (none stored when absent). */
+  links?: IndexedLink[];
+}
+
+/** How to open a search index. */
+export interface IndexOptions {
+  /** Where `syncSearchIndex` parses many notes at once (see `IndexWorkers`); null: in this thread. */
+  workers?: IndexWorkers | null;
+  /**
+   * Notes whose links are not kept (the changelog: its links are a log, never backlinks), and a key
+   * naming that choice: an index kept with another key is rebuilt.
+   */
+  linkScope?: { key: string; leftOut: (notePath: string) => boolean };
 }
 
 /** What the file system says about a file; an unchanged stamp means the file is not read again. */
@@ -93,18 +108,10 @@ export interface SearchHit {
   snippet: string;
 }
 
-/**
- * Version of the index's tables and of what a note puts in them (2: the file name searched with the
- * aliases, front-matter field names and a vault's own `type` values indexed, and front matter that does
- * not parse indexed as text); an index stored with another version is dropped and rebuilt.
- */
-export const SEARCH_SCHEMA_VERSION = 2;
+export { FTS_TOKENIZE, SEARCH_SCHEMA_VERSION } from './index-db';
 
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
 const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/', 'AGENTS.md']);
-
-/** How the index splits and stems words (FTS5 `tokenize`): anything that must match as search matches uses it. */
-export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
@@ -150,36 +157,53 @@ interface HitRow {
 export class SearchIndex {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Where the worker threads that parse notes for a large sync are (null: parse in this thread). */
+  readonly workers: IndexWorkers | null;
+  private readonly linksLeftOut: (notePath: string) => boolean;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, options: IndexOptions) {
     this.db = db;
+    this.workers = options.workers ?? null;
+    this.linksLeftOut = options.linkScope?.leftOut ?? (() => false);
   }
 
   /**
    * Open or create the index at `dbPath` (its folder is created), in WAL mode. When the schema version
    * stored in the file differs from `SEARCH_SCHEMA_VERSION`, or the file is not a SQLite database,
    * the index is rebuilt empty; the next `sync` fills it. Throws VaultError `io_error` when the file
-   * cannot be created or opened.
+   * cannot be created or opened. See {@link IndexOptions}.
    */
-  static open(dbPath: string): SearchIndex {
+  static open(dbPath: string, options: IndexOptions = {}): SearchIndex {
+    const scope = options.linkScope?.key ?? '';
     if (typeof dbPath !== 'string' || dbPath === '') {
       throw new VaultError('invalid_input', 'The search index needs a file path.');
     }
     try {
-      return new SearchIndex(openDatabase(dbPath));
+      return new SearchIndex(openDatabase(dbPath, scope), options);
     } catch (error) {
       if (!isCorruption(error) || dbPath === ':memory:') throw ioError(dbPath, error);
     }
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
     try {
-      return new SearchIndex(openDatabase(dbPath));
+      return new SearchIndex(openDatabase(dbPath, scope), options);
     } catch (error) {
       throw ioError(dbPath, error);
     }
   }
 
-  /** The files of `listing` whose stamp differs from the index's (new or changed): what `sync` will load. */
-  staleStamps(listing: readonly FileStamp[]): FileStamp[] {
+  /**
+   * The files of `listing` whose stamp differs from the index's (new or changed): what `sync` will load;
+   * with `changed`, only those among these paths.
+   */
+  staleStamps(listing: readonly FileStamp[], changed?: ReadonlySet<string>): FileStamp[] {
+    if (changed) {
+      const find = this.statement('SELECT mtime_ms, size FROM notes WHERE path = ?');
+      return listing.filter((stamp) => {
+        if (!changed.has(stamp.path)) return false;
+        const row = find.get(stamp.path) as { mtime_ms: number; size: number } | undefined;
+        return !row || row.mtime_ms !== stamp.mtimeMs || row.size !== stamp.size;
+      });
+    }
     const stored = new Map<string, { mtime_ms: number; size: number }>();
     for (const row of this.statement('SELECT path, mtime_ms, size FROM notes').iterate() as Iterable<{ path: string; mtime_ms: number; size: number }>) {
       stored.set(row.path, row);
@@ -199,8 +223,18 @@ export class SearchIndex {
    * then written in one transaction, so searches see the old index or the new one, never a mix.
    * Throws VaultError `invalid_input` for a malformed path or a note whose path differs from its stamp;
    * an error thrown by `load` propagates. Either way nothing is written.
+   *
+   * With `options.files` (every file of the vault, attachments too) and `options.resolve`, the links
+   * of other notes that a file added or removed can change are resolved again in the same transaction.
+   * With `options.changed`, only these paths may have changed: the other stamps are not compared and
+   * no other note is removed.
    */
-  sync(listing: readonly FileStamp[], load: (path: string) => IndexableNote | null): SyncResult {
+  sync(
+    listing: readonly FileStamp[],
+    load: (path: string) => IndexableNote | null,
+    options: { files?: readonly string[]; resolve?: ResolveLink; changed?: ReadonlySet<string> } = {},
+  ): SyncResult {
+    const { changed } = options;
     const stamps = new Map<string, FileStamp>();
     for (const stamp of listing) {
       assertStamp(stamp);
@@ -208,12 +242,21 @@ export class SearchIndex {
     }
 
     const stored = new Map<string, StoredRow>();
-    for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<StoredRow & { path: string }>) {
-      stored.set(row.path, row);
+    if (changed) {
+      const find = this.statement('SELECT id, hash, mtime_ms, size FROM notes WHERE path = ?');
+      for (const path of changed) {
+        const row = find.get(path) as StoredRow | undefined;
+        if (row) stored.set(path, row);
+      }
+    } else {
+      for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<StoredRow & { path: string }>) {
+        stored.set(row.path, row);
+      }
     }
 
     const loaded = new Map<string, IndexableNote | null>();
     for (const stamp of stamps.values()) {
+      if (changed && !changed.has(stamp.path)) continue;
       const row = stored.get(stamp.path);
       if (row && row.mtime_ms === stamp.mtimeMs && row.size === stamp.size) continue;
       const note = load(stamp.path);
@@ -222,6 +265,7 @@ export class SearchIndex {
     }
 
     const result: SyncResult = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0 };
+    const rewritten = new Set<number>();
     const apply = this.db.transaction(() => {
       const find = this.statement('SELECT id, hash, mtime_ms, size FROM notes WHERE path = ?');
       for (const stamp of stamps.values()) {
@@ -238,21 +282,25 @@ export class SearchIndex {
           }
           result.skipped++;
         } else if (!row) {
-          this.writeNote(note, stamp);
+          rewritten.add(this.writeNote(note, stamp, true));
           result.added++;
         } else if (row.hash === note.hash) {
           this.statement('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?').run(stamp.mtimeMs, stamp.size, row.id);
           result.unchanged++;
         } else {
-          this.writeNote(note, stamp);
+          rewritten.add(this.writeNote(note, stamp));
           result.updated++;
         }
       }
-      for (const row of this.statement('SELECT id, path FROM notes').all() as { id: number; path: string }[]) {
+      const gone = changed
+        ? [...changed].filter((path) => !stamps.has(path) && stored.has(path)).map((path) => ({ id: stored.get(path)!.id, path }))
+        : (this.statement('SELECT id, path FROM notes').all() as { id: number; path: string }[]);
+      for (const row of gone) {
         if (stamps.has(row.path)) continue;
         this.deleteRow(row.id);
         result.removed++;
       }
+      if (options.files && options.resolve) applyListing((sql) => this.statement(sql), options.files, options.resolve, rewritten, changed);
     });
     apply.immediate();
     return result;
@@ -386,7 +434,13 @@ export class SearchIndex {
     return statement;
   }
 
-  private writeNote(note: IndexableNote, stamp: FileStamp): void {
+  /** The notes linking to `notePath` (not itself), with the line of each link (0: front matter), by source path then line. */
+  backlinks(notePath: string): { from: string; line: number }[] {
+    return backlinksTo((sql) => this.statement(sql), notePath);
+  }
+
+  /** Writes one note's row, text and links; `fresh` when it was not indexed before. Returns its row id. */
+  private writeNote(note: IndexableNote, stamp: FileStamp, fresh = false): number {
     const { id } = this.statement(
       `INSERT INTO notes (path, hash, mtime_ms, size, title, type, project, folder)
        VALUES (@path, @hash, @mtimeMs, @size, @title, @type, @project, @folder)
@@ -403,87 +457,20 @@ export class SearchIndex {
       project: note.project,
       folder: parentFolder(note.path),
     }) as { id: number };
-    this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+    if (!fresh) this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement(
       `INSERT INTO notes_fts (rowid, title, aliases, headings, tags, fields, body)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(id, note.title, note.aliases.join('\n'), note.headings.join('\n'), note.tags.join('\n'), note.fields, note.body);
+    writeLinks((sql) => this.statement(sql), id, this.linksLeftOut(note.path) ? undefined : note.links, fresh);
+    return id;
   }
 
   private deleteRow(id: number): void {
+    this.statement('DELETE FROM links WHERE source = ?').run(id);
     this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement('DELETE FROM notes WHERE id = ?').run(id);
   }
-}
-
-function openDatabase(dbPath: string): Database.Database {
-  if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(dbPath), { recursive: true });
-  const db = new Database(dbPath);
-  try {
-    db.pragma('busy_timeout = 10000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.transaction(() => {
-      db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-      if (row?.value === String(SEARCH_SCHEMA_VERSION)) return;
-      dropIndexTables(db);
-      createIndexTables(db);
-      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SEARCH_SCHEMA_VERSION));
-    }).immediate();
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-/** Drops every table but `meta`; virtual tables first, which takes their shadow tables with them. */
-function dropIndexTables(db: Database.Database): void {
-  const tables = () =>
-    db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name <> 'meta' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all() as {
-      name: string;
-      sql: string | null;
-    }[];
-  for (const table of tables()) {
-    if (/^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
-  }
-  for (const table of tables()) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
-}
-
-function createIndexTables(db: Database.Database): void {
-  // `id` keeps the FTS rowids stable: a plain rowid may be renumbered by VACUUM.
-  db.exec(`
-    CREATE TABLE notes (
-      id INTEGER PRIMARY KEY,
-      path TEXT NOT NULL UNIQUE,
-      hash TEXT NOT NULL,
-      mtime_ms REAL NOT NULL,
-      size INTEGER NOT NULL,
-      title TEXT NOT NULL,
-      type TEXT,
-      project TEXT,
-      folder TEXT NOT NULL
-    );
-    CREATE VIRTUAL TABLE notes_fts USING fts5(
-      title, aliases, headings, tags, fields, body,
-      tokenize = '${FTS_TOKENIZE}'
-    );
-  `);
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
-}
-
-function ioError(dbPath: string, error: unknown): VaultError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new VaultError('io_error', `Could not open the search index at ${dbPath}: ${reason}`);
 }
 
 function assertStamp(stamp: FileStamp): void {
