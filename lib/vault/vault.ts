@@ -201,7 +201,8 @@ export class Vault {
    */
   async backlinks(path: string): Promise<{ from: string; line: number }[]> {
     const target = normalizeNotePath(path);
-    if (this.clock().getTime() - this.lastSync > 1000) await this.syncSearch();
+    if (this.searchStale()) await this.syncSearch();
+    else await this.searchSyncs;
     return this.index()
       .backlinks(target)
       .filter((link) => !isChangelogPath(this.layout, link.from));
