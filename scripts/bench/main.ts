@@ -576,23 +576,30 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   }
   const canRatio = (page: (typeof pages)[number]) => rg !== null || !page.baseline.startsWith('rg');
   for (const page of pages) {
+    // A page that failed in one start keeps the samples of the others, each row with the failure.
     const error = failed.get(page.name);
-    if (error) {
-      say(`Dashboard: ${page.name} failed: ${error}`);
-      rows.push(...['first request after start', 'warm p50', 'warm p95'].map((what) => failedRow(`${page.name}, ${what}`, 'ms', error)));
-      continue;
-    }
-    const f = first.get(page.name)!;
+    if (error) say(`Dashboard: ${page.name} failed: ${error}`);
+    const mark = (r: ResultRow): ResultRow => (error ? { ...r, error } : r);
+    const f = first.get(page.name);
+    const w = warm.get(page.name);
     rows.push(
-      row(
-        `${page.name}, first request after start (median of ${starts})`,
-        'ms',
-        median(f.a),
-        canRatio(page) ? (page.first?.baseline ?? page.baseline) : null,
-        canRatio(page) ? median(f.b) : null,
-      ),
+      f
+        ? mark(
+            row(
+              `${page.name}, first request after start (median of ${f.a.length})`,
+              'ms',
+              median(f.a),
+              canRatio(page) ? (page.first?.baseline ?? page.baseline) : null,
+              canRatio(page) ? median(f.b) : null,
+            ),
+          )
+        : failedRow(`${page.name}, first request after start`, 'ms', error ?? 'no sample'),
     );
-    rows.push(...percentileRows(`${page.name}, warm`, warm.get(page.name)!, canRatio(page) ? page.baseline : null));
+    rows.push(
+      ...(w
+        ? percentileRows(`${page.name}, warm`, w, canRatio(page) ? page.baseline : null).map(mark)
+        : ['warm p50', 'warm p95'].map((what) => failedRow(`${page.name}, ${what}`, 'ms', error ?? 'no sample'))),
+    );
   }
   rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));
 }

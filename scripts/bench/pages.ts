@@ -28,7 +28,9 @@ export function dashboardSampling(large: boolean): { starts: number; warmPerStar
 /** GET `url` with the session cookie; rejects on a status other than 200 or after `timeoutMs`. */
 export function getPage(port: number, url: string, cookie: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path: url, headers: { cookie } }, (response) => {
+    // A new connection each time: Node's default agent keeps sockets alive, and a socket the server
+    // closed while the baseline ran (its keep-alive is 5 s) fails the next request with "socket hang up".
+    const request = http.get({ host: '127.0.0.1', port, path: url, headers: { cookie }, agent: false }, (response) => {
       response.on('data', () => undefined);
       response.on('error', reject);
       response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`GET ${url}: ${response.statusCode}`))));

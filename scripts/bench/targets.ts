@@ -84,8 +84,8 @@ export interface TargetSummary {
 
 /**
  * Fills `target`, `met` and, for a missed target, `why` in every row (a copy; rows without a
- * target keep null). A page that failed (value null, with its error) misses its target, and the
- * error is its why unless the explanations say more.
+ * target keep null). A page that failed (an `error`, with or without a figure from the starts where
+ * it answered) misses its target, and the error is its why unless the explanations say more.
  */
 export function applyTargets(rows: readonly ResultRow[], notes: number, explanations: Explanations = {}): { rows: ResultRow[]; summary: TargetSummary } {
   const byKey = new Map(rows.map((r) => [targetKey(r.name), r]));
@@ -103,7 +103,8 @@ export function applyTargets(rows: readonly ResultRow[], notes: number, explanat
     }
     const bound = target.limit ?? target.max;
     summary.total += 1;
-    const failed = r.value === null;
+    // A page that failed (in every start, or only in some) misses its target whatever its figure.
+    const failed = r.value === null || r.error !== undefined;
     if (figure === null && !failed) {
       summary.unmeasured.push(r.name);
       return { ...r, target, met: null };
