@@ -345,6 +345,8 @@ const PREVIOUS_READ = 5;
 async function previousSession(lookup: NoteLookup, index: CommitIndex, input: { slug: string; excludeSession?: string }): Promise<Note | null> {
   const paths: string[] = [];
   const { layout } = lookup.vault;
+  // An agent that never committed has no session note of its own (a look at the actor index alone).
+  if (index.countWhere({ actor: `agent:${input.slug}` }) === 0) return null;
   for (let beforeSeq: number | undefined; paths.length < PREVIOUS_READ; ) {
     const page = index.list({ actor: `agent:${input.slug}`, folders: [layout.sessions], beforeSeq, limit: 50 });
     for (const c of page) {
@@ -377,10 +379,24 @@ function peopleCommits(index: CommitIndex, previous: Note | null, previousEnd: n
   const query = marker
     ? { people: true, afterSeq: marker.seq }
     : { people: true, since: Math.floor((Number.isFinite(previousEnd) ? previousEnd : now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000) / 1000) };
+  // The same history answers the same question: from the last answer while HEAD has not moved.
+  const head = index.list({ limit: 1 })[0]?.sha ?? null;
+  const known = peopleKnown.get(index);
+  if (known && known.head === head && known.more === 0) {
+    if (marker && known.afterSeq === marker.seq) return { commits: known.commits, more: 0 };
+    if (query.since !== undefined && known.since !== null && known.since <= query.since) {
+      const since = query.since;
+      return { commits: known.commits.filter((c) => c.time >= since), more: 0 };
+    }
+  }
   const commits = index.list({ ...query, limit: MAX_SCANNED });
   const more = commits.length < MAX_SCANNED ? 0 : index.countWhere(query) - commits.length;
+  peopleKnown.set(index, { head, afterSeq: marker?.seq ?? null, since: query.since ?? null, commits, more });
   return { commits, more };
 }
+
+/** The last answer of {@link peopleCommits} per commit index: every people's commit after `afterSeq` or since `since` (seconds), when `more` is 0. */
+const peopleKnown = new WeakMap<CommitIndex, { head: string | null; afterSeq: number | null; since: number | null; commits: CommitRecord[]; more: number }>();
 
 /**
  * Inbox items deleted on disk whose bytes reappear in a new file elsewhere: a proposal a person
