@@ -4,13 +4,13 @@ import { parseFrontmatter } from '../notes/frontmatter';
 import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
 import type { StatusEntry } from '../git/status';
 import { formatTime } from '../ids';
-import { isNoteFile, basenameOf } from '../notes/paths';
+import { isNoteFile } from '../notes/paths';
 import { readConfined } from '../write/confine';
 import { maskSecrets } from '../write/secrets';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
-import type { Note } from '../notes/note';
 import type { NoteLookup } from './note-lookup';
+import { peopleCommits, previousSession, timeOf } from './since-when';
 import { uncommittedNotes } from './worktree-status';
 import type { Correction, NoteCorrections, SinceLastSession } from './contract';
 
@@ -21,15 +21,12 @@ import type { Correction, NoteCorrections, SinceLastSession } from './contract';
  * not committed yet, and imports of many files, one line each.
  */
 
-const NO_SESSION_WINDOW_DAYS = 14;
 const MAX_NOTES = 20;
 const MAX_CHANGES = 5;
 const MAX_LINES = 12;
 const MAX_LINE_LENGTH = 200;
 const MAX_REASON = 1000;
 const MAX_IMPORTS = 5;
-/** People's commits read at most; the rest are counted. */
-const MAX_SCANNED = 1000;
 /** Inbox items whose proposal is read from git at most (one `git show` each); the rest are counted. */
 const MAX_PROPOSALS = 60;
 /** A person's commit that only adds notes, at least this many, is an import (a root commit always is). */
@@ -334,54 +331,6 @@ export async function sinceLastSession(lookup: NoteLookup, input: { slug: string
   };
 }
 
-/** Session notes of the agent read to find its previous session: its newest by commit, the latest ended among them. */
-const PREVIOUS_READ = 5;
-
-/**
- * The agent's previous session: of the session notes its own commits created or changed (newest
- * first, from the commit index), the one that ended last, read from its note (type session, this
- * agent, still in the vault). Never a look through every session of the vault.
- */
-async function previousSession(lookup: NoteLookup, index: CommitIndex, input: { slug: string; excludeSession?: string }): Promise<Note | null> {
-  const paths: string[] = [];
-  const { layout } = lookup.vault;
-  for (let beforeSeq: number | undefined; paths.length < PREVIOUS_READ; ) {
-    const page = index.list({ actor: `agent:${input.slug}`, folders: [layout.sessions], beforeSeq, limit: 50 });
-    for (const c of page) {
-      for (const p of c.paths) {
-        const inSessions = p.path.startsWith(`${layout.sessions}/`) && p.status !== 'D';
-        if (inSessions && !paths.includes(p.path) && basenameOf(p.path) !== input.excludeSession && lookup.file(p.path)) paths.push(p.path);
-      }
-    }
-    if (page.length < 50) break;
-    beforeSeq = page[page.length - 1].seq;
-  }
-  let previous: Note | null = null;
-  for (const n of await lookup.notes(paths.slice(0, PREVIOUS_READ))) {
-    if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
-    if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
-  }
-  return previous;
-}
-
-/**
- * People's commits to report, newest first: those after the previous session's first commit (its
- * place in the history, so a wrong clock cannot hide or repeat a correction, and a correction made
- * while it ran still counts), else since its end, else the last 14 days; at most 1,000, and how
- * many more there were.
- */
-function peopleCommits(index: CommitIndex, previous: Note | null, previousEnd: number, now: Date): { commits: CommitRecord[]; more: number } {
-  const session = previous ? basenameOf(previous.path) : null;
-  const own = session ? index.list({ session, limit: 1000 }) : [];
-  const marker = own.length > 0 ? own[own.length - 1] : null;
-  const query = marker
-    ? { people: true, afterSeq: marker.seq }
-    : { people: true, since: Math.floor((Number.isFinite(previousEnd) ? previousEnd : now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000) / 1000) };
-  const commits = index.list({ ...query, limit: MAX_SCANNED });
-  const more = commits.length < MAX_SCANNED ? 0 : index.countWhere(query) - commits.length;
-  return { commits, more };
-}
-
 /**
  * Inbox items deleted on disk whose bytes reappear in a new file elsewhere: a proposal a person
  * moved out of the inbox in Obsidian, by inbox path → where it went.
@@ -441,9 +390,4 @@ async function editLines(vault: Vault, sha: string, path: string): Promise<{ lin
     `:(literal)${path}`,
   ]).catch(() => '');
   return changedLines(patch);
-}
-
-function timeOf(value: unknown): number {
-  if (typeof value !== 'string') return Number.NaN;
-  return Date.parse(value);
 }

@@ -87,8 +87,8 @@ export class NoteLookup {
     return out;
   }
 
-  /** The vault's search (whole words), for what start_session looks up. */
+  /** The vault's search (whole words, no snippets: the notes are read), for what start_session looks up. */
   search(query: string, options: SearchOptions): Promise<SearchHit[]> {
-    return this.vault.search(query, { ...options, prefix: false });
+    return this.vault.search(query, { ...options, prefix: false, snippet: false });
   }
 }

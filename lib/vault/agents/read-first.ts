@@ -18,7 +18,7 @@ const MAX_SEARCHED = 4;
  * How many sessions on a similar task search is asked for (and how many of those are read whatever
  * their title), and how many of the project's newest sessions are read to find its last two.
  */
-const SEARCHED = { sessions: 30, sessionsRead: 3, projectSessions: 4 } as const;
+const SEARCHED = { sessions: 12, sessionsRead: 3, projectSessions: 4 } as const;
 /** The most notes of one project search returns (its limit): decisions and sessions past it are not seen. */
 const MAX_OF_PROJECT = 200;
 const MAX_NEXT_STEPS = 5;
@@ -45,7 +45,14 @@ export interface ReadFirstResult {
  */
 export async function readFirst(
   lookup: NoteLookup,
-  input: { task: string; project: ProjectFinding; excludeSession?: string; hits: readonly SearchHit[] },
+  input: {
+    task: string;
+    project: ProjectFinding;
+    excludeSession?: string;
+    hits: readonly SearchHit[];
+    /** The task's search with more hits (the first ones the same), asked for when `hits` leave room. */
+    moreHits?: () => Promise<readonly SearchHit[]>;
+  },
 ): Promise<ReadFirstResult> {
   const { vault } = lookup;
   const items: ReadFirstItem[] = [];
@@ -113,8 +120,12 @@ export async function readFirst(
 
   const room = Math.min(MAX_SEARCHED, READ_FIRST_MAX - items.length);
   let added = 0;
-  for (const [i, hit] of input.hits.entries()) {
-    if (added >= room) break;
+  let hits = input.hits;
+  for (let i = 0; added < room; i += 1) {
+    // The first hits of the task's search usually fill the room; the next ones are asked for only when not.
+    if (i === hits.length && hits.length === input.hits.length && input.moreHits) hits = await input.moreHits();
+    const hit = hits[i];
+    if (!hit) break;
     // Sessions, skills, proposals and evaluation runs are never ordinary reading: no need to read them.
     if (listed.has(hit.path) || (hit.type !== null && NOT_ORDINARY.has(hit.type))) continue;
     const note = await lookup.note(hit.path);

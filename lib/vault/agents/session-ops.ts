@@ -16,8 +16,12 @@ import { agentSlug, commitAs } from './common';
 import { endSessionInputSchema, parseInput, startSessionInputSchema, type EndSessionInput, type EndSessionResult, type StartSessionResult } from './contract';
 import type { z } from 'zod';
 
-/** The task's search hits start_session looks through: what the read-first list ranks, and where projects kept without the type show. */
-const TASK_HITS = 20;
+/**
+ * The task's search hits start_session looks through: what the read-first list ranks (the next ten
+ * only when the first leave room), and where projects kept without the type show.
+ */
+const TASK_HITS = 10;
+const MORE_TASK_HITS = 20;
 
 /** Input of {@link startSession}: the tool's input, and which process holds the session. */
 export type StartSessionInput = z.input<typeof startSessionInputSchema> & { owner?: SessionOwner };
@@ -67,7 +71,13 @@ export async function startSession(vault: Vault, given: StartSessionInput): Prom
       if (!isVaultError(error, 'conflict') || attempt === 4) throw error;
     }
   }
-  const { items: readFirstItems, notes: readFirstNotes } = await readFirst(lookup, { task, project: finding, excludeSession: id, hits });
+  const { items: readFirstItems, notes: readFirstNotes } = await readFirst(lookup, {
+    task,
+    project: finding,
+    excludeSession: id,
+    hits,
+    moreHits: () => lookup.search(task, { limit: MORE_TASK_HITS }),
+  });
   messages.push(...readFirstNotes);
   const since = await sinceLastSession(lookup, { slug, now, excludeSession: id });
   if (readFirstItems.length === 0) messages.push('Nothing in the vault matches this task yet: search_notes with your own words before you assume.');

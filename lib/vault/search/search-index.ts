@@ -89,6 +89,8 @@ export interface SearchOptions {
    * whole words, so `reps` never matches `repo`.
    */
   prefix?: boolean;
+  /** false: every hit's `snippet` is '' (start_session reads the notes it lists, never the snippets: a query a hit saved). */
+  snippet?: boolean;
 }
 
 /**
@@ -399,7 +401,13 @@ export class SearchIndex {
     // Snippets only for the hits returned, never for every match before the sort. (FTS5 ignores a
     // rowid constraint bound as a JavaScript number, which binds as REAL: hence the CAST.)
     const rows = this.statement(sql).all(params) as HitRow[];
-    return rows.map((row) => ({ path: row.path, title: row.title, type: row.type, score: row.score, snippet: this.snippet(row, match, query) }));
+    return rows.map((row) => ({
+      path: row.path,
+      title: row.title,
+      type: row.type,
+      score: row.score,
+      snippet: options.snippet === false ? '' : this.snippet(row, match, query),
+    }));
   }
 
   private snippet(row: HitRow, match: string, query: string): string {
