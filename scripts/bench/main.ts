@@ -17,7 +17,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
 import { freshBuild } from '../../bin/compiled.mjs';
 import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
-import { dashboardSampling, everyPage, getPage } from './pages';
+import { dashboardSampling, everyPage, getPage, longestHistorySkill } from './pages';
 import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
 import { applyTargets, readExplanations, summaryLine } from './targets';
 
@@ -156,15 +156,6 @@ function rgSearch(rg: string | null, root: string, question: string): (() => voi
 }
 
 const GIT_LOG_PAGE = ['log', '-n', '100', '--format=%H%x00%an%x00%at%x00%B'];
-
-/** The skill with the most commits (molts and edits): its page shows the longest version history. */
-function mostEditedSkill(root: string): string {
-  const counts = new Map<string, number>();
-  for (const line of run('git', ['log', '--format=', '--name-only', '--', 'skills'], root).split('\n')) {
-    if (/^skills\/[^/]+\.md$/.test(line)) counts.set(line, (counts.get(line) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
-}
 
 /** The most edited note: its history is the longest a page shows. */
 function mostEditedNote(root: string): string {
@@ -497,7 +488,7 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   const hub = manifest.hubs[0];
   const question = manifest.questions[0];
   const history = ['log', '--follow', '-p', '--', hub.path];
-  const skill = mostEditedSkill(root);
+  const skill = longestHistorySkill((argv) => run('git', argv, root));
   // Pages that exist; a later page adds a line here with the baseline that stands for its work.
   // The first request after start reads the vault; the overview comes first, so its baseline is reading every note.
   const pages: { name: string; url: string; baseline: string; run: () => unknown; first?: { baseline: string; run: () => unknown } }[] = [
@@ -521,15 +512,18 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
       run: rgSearch(rg, root, question) ?? (() => undefined),
     },
     { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
-    {
-      // The page shows every version of the skill (each one's text read for its version number),
-      // its current text and one diff: git's own account of the same is the file's history with
-      // every patch.
-      name: 'page /skills/<skill with the most versions>',
-      url: `/skills/${encodeURIComponent(path.basename(skill, '.md'))}`,
-      baseline: 'git log --follow -p -- <skill path>',
-      run: () => run('git', ['log', '--follow', '-p', '--', skill], root),
-    },
+    // The page shows every version of the skill (each one's text read for its version number), its
+    // current text and one diff: git's own account of the same is the file's history with every patch.
+    ...(skill
+      ? [
+          {
+            name: 'page /skills/<skill with the longest history>',
+            url: `/skills/${encodeURIComponent(skill)}`,
+            baseline: 'git log --follow -p -- <skill path>',
+            run: () => run('git', ['log', '--follow', '-p', '--', `skills/${skill}.md`], root),
+          },
+        ]
+      : []),
   ];
   if (ALL_PAGES) pages.push(...everyPage(root, pages, GIT_LOG_PAGE));
   const { starts, warmPerStart, timeoutMs } = dashboardSampling(args.large);

@@ -49,7 +49,7 @@ export function routeOf(url: string): string {
 }
 
 /** The skill whose note has the most commits (its page shows the longest history), or null. */
-function longestHistorySkill(git: (argv: string[]) => string): string | null {
+export function longestHistorySkill(git: (argv: string[]) => string): string | null {
   const counts = new Map<string, number>();
   for (const line of git(['log', '--format=', '--name-only', '--', 'skills']).split('\n')) {
     if (line.startsWith('skills/') && line.endsWith('.md')) counts.set(line, (counts.get(line) ?? 0) + 1);
