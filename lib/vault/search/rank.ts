@@ -94,7 +94,8 @@ export class NoteRows {
    * The best `limit` notes for the term phrases `phrases` that pass `filter`, best first (ties by path
    * in byte order), scored as BM25 × (1 + coverageBoost × weighted share of the terms the note holds)
    * × (1 + titleBoost × weighted share in its title or aliases) × the session factor, each term
-   * weighted by its BM25 idf. One pass over each term's matches, one BM25 pass over all matches.
+   * weighted by its BM25 idf. One pass over each term's matches, then the matches by BM25 until no
+   * later one can be among the best.
    */
   rank(prepare: Prepare, phrases: readonly string[], filter: RankFilter, limit: number, weights: RankWeights): RankedRow[] {
     const ids = prepare('SELECT group_concat(rowid) FROM notes_fts WHERE notes_fts MATCH ?').pluck();
@@ -122,8 +123,15 @@ export class NoteRows {
     const { folder, excluded, type, project } = filter;
     const hitIds: number[] = [];
     const scores: number[] = [];
-    const matches = prepare(`SELECT rowid, -bm25(notes_fts, ${weights.bm25}) FROM notes_fts WHERE notes_fts MATCH ?`).raw();
+    // Matches come best BM25 first, and the boosts at most multiply it by `most` (the highest shares
+    // any note has, with a margin for rounding): once that bound is below the `limit`-th best score so
+    // far, no later match can enter the hits, nor tie with them.
+    let most = (1 + weights.coverageBoost * maxOf(coverage, span)) * (1 + weights.titleBoost * maxOf(titleCoverage, span));
+    most *= Math.max(1, weights.sessionFactor) * (1 + 1e-9);
+    const top = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
+    const matches = prepare(`SELECT rowid, -bm25(notes_fts, ${weights.bm25}) FROM notes_fts WHERE notes_fts MATCH ? ORDER BY 2 DESC`).raw();
     for (const [id, bm25] of matches.iterate(phrases.join(' OR ')) as Iterable<[number, number]>) {
+      if (bm25 >= 0 && bm25 * most < top[0]) break;
       const path = paths[id];
       if (path === undefined) continue;
       const noteType = types[id];
@@ -131,10 +139,11 @@ export class NoteRows {
       if (project && projects[id] !== project) continue;
       if (folder && !path.startsWith(folder)) continue;
       if (excluded.length > 0 && excluded.some((prefix) => path.startsWith(prefix))) continue;
+      const score =
+        bm25 * (1 + weights.coverageBoost * coverage[id]) * (1 + weights.titleBoost * titleCoverage[id]) * (noteType === 'session' ? weights.sessionFactor : 1);
       hitIds.push(id);
-      scores.push(
-        bm25 * (1 + weights.coverageBoost * coverage[id]) * (1 + weights.titleBoost * titleCoverage[id]) * (noteType === 'session' ? weights.sessionFactor : 1),
-      );
+      scores.push(score);
+      if (score > top[0]) insertTop(top, score);
     }
     return this.best(hitIds, scores, limit);
   }
@@ -151,6 +160,23 @@ export class NoteRows {
       return { id, path: this.paths[id]!, title: this.titles[id], type: this.types[id], score: scores[i] };
     });
   }
+}
+
+/** The largest of the first `span` values of `values`. */
+function maxOf(values: Float64Array, span: number): number {
+  let most = 0;
+  for (let i = 0; i < span; i++) if (values[i] > most) most = values[i];
+  return most;
+}
+
+/** Puts `score` into `top`, the best scores so far in ascending order, dropping the lowest. */
+function insertTop(top: Float64Array, score: number): void {
+  let i = 0;
+  while (i + 1 < top.length && top[i + 1] < score) {
+    top[i] = top[i + 1];
+    i++;
+  }
+  top[i] = score;
 }
 
 /** The row ids of a `group_concat(rowid)`, in order. */

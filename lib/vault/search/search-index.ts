@@ -343,7 +343,7 @@ export class SearchIndex {
     const excluded =
       options.includeSystem || systemType
         ? []
-        : (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder && folder.startsWith(prefix)));
+        : (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder !== '' && folder.startsWith(prefix)));
     const filter = { type: options.type || undefined, project, folder, excluded };
     // One read transaction: the rows, every term's matches and BM25 come from the same snapshot.
     const rows = this.db.transaction(() => {
