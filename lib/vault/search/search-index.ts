@@ -6,6 +6,7 @@ import { ioError, isCorruption, openDatabase } from './index-db';
 import type { IndexWorkers } from './index-pool';
 import { applyListing, backlinksTo, type IndexedLink, type ResolveLink, writeLinks } from './links-table';
 import { termPhrases, tokenizeQuery } from './query';
+import { NoteRows, type RankedRow, type RankWeights } from './rank';
 import { LONG_BODY_CHARS, longBodySnippet } from './snippet';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
@@ -134,20 +135,13 @@ const COVERAGE_BOOST = 0.5;
 const TITLE_BOOST = 0.5;
 /** Session notes record work, not knowledge: below other notes of equal relevance, above far less relevant ones. */
 const SESSION_FACTOR = 0.8;
+const RANK_WEIGHTS: RankWeights = { bm25: BM25_WEIGHTS, coverageBoost: COVERAGE_BOOST, titleBoost: TITLE_BOOST, sessionFactor: SESSION_FACTOR };
 
 interface StoredRow {
   id: number;
   hash: string;
   mtime_ms: number;
   size: number;
-}
-
-interface HitRow {
-  id: number;
-  path: string;
-  title: string;
-  type: string | null;
-  score: number;
 }
 
 /**
@@ -162,6 +156,8 @@ export class SearchIndex {
   /** Where the worker threads that parse notes for a large sync are (null: parse in this thread). */
   readonly workers: IndexWorkers | null;
   private readonly linksLeftOut: (notePath: string) => boolean;
+  /** The notes' rows search filters on, by row id (see `NoteRows`). */
+  private readonly rows = new NoteRows();
 
   private constructor(db: Database.Database, options: IndexOptions) {
     this.db = db;
@@ -304,7 +300,7 @@ export class SearchIndex {
       }
       if (options.files && options.resolve) applyListing((sql) => this.statement(sql), options.files, options.resolve, rewritten, changed);
     });
-    apply.immediate();
+    this.write(apply);
     return result;
   }
 
@@ -315,17 +311,17 @@ export class SearchIndex {
   upsert(note: IndexableNote, stamp: FileStamp): void {
     assertStamp(stamp);
     assertNote(note, stamp);
-    this.db.transaction(() => this.writeNote(note, stamp)).immediate();
+    this.write(this.db.transaction(() => this.writeNote(note, stamp)));
   }
 
   /** Remove one note from the index; a path that is not indexed is ignored. */
   remove(notePath: string): void {
-    this.db
-      .transaction(() => {
+    this.write(
+      this.db.transaction(() => {
         const row = this.statement('SELECT id FROM notes WHERE path = ?').get(notePath) as { id: number } | undefined;
         if (row) this.deleteRow(row.id);
-      })
-      .immediate();
+      }),
+    );
   }
 
   /**
@@ -341,66 +337,22 @@ export class SearchIndex {
     if (phrases.length === 0) return [];
     const match = phrases.join(' OR ');
 
-    const where: string[] = ['notes_fts MATCH @match'];
-    const params: Record<string, unknown> = { match, limit: clampLimit(options.limit) };
-    if (options.type) {
-      where.push('n.type = @type');
-      params.type = options.type;
-    }
-    if (options.project) {
-      where.push('n.project = @project');
-      params.project = options.project.endsWith('.md') ? options.project : `${options.project}.md`;
-    }
-    const folder = normalizeFolder(options.folder);
-    if (folder) {
-      where.push('substr(n.path, 1, length(@folder)) = @folder');
-      params.folder = `${folder}/`;
-    }
+    const project = options.project ? (options.project.endsWith('.md') ? options.project : `${options.project}.md`) : undefined;
+    const normalized = normalizeFolder(options.folder);
+    const folder = normalized ? `${normalized}/` : '';
     // Asking for inbox proposals or evaluation runs by type is asking for those folders.
     const systemType = options.type === 'inbox' || options.type === 'eval-run';
-    if (!options.includeSystem && !systemType) {
-      const prefixes = (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder && `${folder}/`.startsWith(prefix)));
-      prefixes.forEach((prefix, i) => {
-        where.push(`substr(n.path, 1, length(@system${i})) <> @system${i}`);
-        params[`system${i}`] = prefix;
-      });
-    }
-
-    // Each term weighs its rarity (BM25's idf), so a note gains most for the rare words of a question.
-    const total = this.count();
-    const weights = phrases.map((phrase) => {
-      const df = (this.statement('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?').get(phrase) as { n: number }).n;
-      return df === 0 ? 0 : Math.log(1 + (total - df + 0.5) / (df + 0.5));
-    });
-    const weightSum = weights.reduce((sum, w) => sum + w, 0);
-    if (weightSum === 0) return [];
-    // The weighted share of the question's terms a note holds, anywhere (c) or in its title or aliases (t).
-    // The SQL depends only on the number of terms, so the prepared statements stay few.
-    const share = (column: 'c' | 't') =>
-      phrases
-        .map((phrase, i) => {
-          params[`${column}${i}`] = column === 'c' ? phrase : `{title aliases} : ${phrase}`;
-          params[`${column}w${i}`] = weights[i] / weightSum;
-          return `@${column}w${i} * (notes_fts.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @${column}${i}))`;
-        })
-        .join(' + ');
-    params.coverageBoost = COVERAGE_BOOST;
-    params.titleBoost = TITLE_BOOST;
-    params.sessionFactor = SESSION_FACTOR;
-
-    const sql = `
-      SELECT n.id, n.path, n.title, n.type,
-        -bm25(notes_fts, ${BM25_WEIGHTS})
-          * (1 + @coverageBoost * (${share('c')}))
-          * (1 + @titleBoost * (${share('t')}))
-          * (CASE WHEN n.type = 'session' THEN @sessionFactor ELSE 1 END) AS score
-      FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
-      WHERE ${where.join(' AND ')}
-      ORDER BY score DESC, n.path
-      LIMIT @limit`;
-    // Snippets only for the hits returned, never for every match before the sort. (FTS5 ignores a
-    // rowid constraint bound as a JavaScript number, which binds as REAL: hence the CAST.)
-    const rows = this.statement(sql).all(params) as HitRow[];
+    const excluded =
+      options.includeSystem || systemType
+        ? []
+        : (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder !== '' && folder.startsWith(prefix)));
+    const filter = { type: options.type || undefined, project, folder, excluded };
+    // One read transaction: the rows, every term's matches and BM25 come from the same snapshot.
+    const rows = this.db.transaction(() => {
+      this.rows.refresh((sql) => this.statement(sql));
+      return this.rows.rank((sql) => this.statement(sql), phrases, filter, clampLimit(options.limit), RANK_WEIGHTS);
+    })();
+    // Snippets only for the hits returned, never for every match before the sort.
     return rows.map((row) => ({
       path: row.path,
       title: row.title,
@@ -410,8 +362,9 @@ export class SearchIndex {
     }));
   }
 
-  private snippet(row: HitRow, match: string, query: string): string {
-    // One query a hit; CASE evaluates only its taken branch, so snippet() never runs on a long body.
+  private snippet(row: RankedRow, match: string, query: string): string {
+    // One query a hit (FTS5 ignores a rowid constraint bound as a JavaScript number, which binds as
+    // REAL: hence the CAST); CASE evaluates only its taken branch, so snippet() never runs on a long body.
     const found = this.statement(
       `SELECT CASE WHEN length(body) > ${LONG_BODY_CHARS} THEN body END AS long_body,
          CASE WHEN length(body) <= ${LONG_BODY_CHARS} THEN snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) END AS body,
@@ -465,6 +418,7 @@ export class SearchIndex {
       project: note.project,
       folder: parentFolder(note.path),
     }) as { id: number };
+    this.rows.set(id, note.path, note.title, note.type, note.project);
     if (!fresh) this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement(
       `INSERT INTO notes_fts (rowid, title, aliases, headings, tags, fields, body)
@@ -474,7 +428,18 @@ export class SearchIndex {
     return id;
   }
 
+  /** Runs a write transaction; when it rolls back, the rows kept for search are read again. */
+  private write(transaction: Database.Transaction<() => void>): void {
+    try {
+      transaction.immediate();
+    } catch (error) {
+      this.rows.invalidate();
+      throw error;
+    }
+  }
+
   private deleteRow(id: number): void {
+    this.rows.delete(id);
     this.statement('DELETE FROM links WHERE source = ?').run(id);
     this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement('DELETE FROM notes WHERE id = ?').run(id);
