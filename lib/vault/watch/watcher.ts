@@ -62,6 +62,12 @@ export class VaultWatcher {
   private changes = 0;
   private failed: string | null = null;
   private subscription: { unsubscribe(): Promise<void> } | null = null;
+  private subscribeFn: SubscribeFn | null = null;
+  private ignore: string[] = [];
+  /** Whether a folder came with folders inside since the last subscription (see {@link resubscribe}). */
+  private resubscribeWanted = false;
+  private resubscribing: Promise<void> | null = null;
+  private closed = false;
 
   private constructor(
     private readonly root: string,
@@ -86,7 +92,9 @@ export class VaultWatcher {
     if (unwatchable) return { reason: unwatchable };
     const watcher = new VaultWatcher(root, fs, options.onFailure);
     try {
-      watcher.subscription = await subscribe(root, (error, events) => watcher.receive(error, events), { ignore: ignoredAtStart(fs, root) });
+      watcher.subscribeFn = subscribe;
+      watcher.ignore = ignoredAtStart(fs, root);
+      watcher.subscription = await subscribe(root, (error, events) => watcher.receive(error, events), { ignore: watcher.ignore });
     } catch (error) {
       return { reason: `the file watcher could not start (${messageOf(error)})` };
     }
@@ -114,7 +122,7 @@ export class VaultWatcher {
 
   /** Every listed file, sorted by path (a fresh array; the listing as of the last event applied). */
   async listing(): Promise<VaultFile[]> {
-    await this.flushing;
+    await this.settled();
     this.sorted ??= sortListing([...this.files.values()]);
     return this.sorted.slice();
   }
@@ -124,7 +132,7 @@ export class VaultWatcher {
    * events are applied), and the listing's {@link generation} they bring it to.
    */
   async takeChanged(): Promise<{ changed: Set<string>; generation: number }> {
-    await this.flushing;
+    await this.settled();
     const changed = this.changed;
     this.changed = new Set();
     return { changed, generation: this.generation };
@@ -137,7 +145,7 @@ export class VaultWatcher {
 
   /** Whether anything may have changed since the last {@link takeChanged}: no await when nothing did. */
   get idle(): boolean {
-    return this.changed.size === 0 && this.queued.size === 0 && !this.applying;
+    return this.changed.size === 0 && this.queued.size === 0 && !this.applying && this.resubscribing === null;
   }
 
   /**
@@ -154,10 +162,14 @@ export class VaultWatcher {
 
   /** Stops watching; no handle is left open. */
   async close(): Promise<void> {
+    this.closed = true;
     const subscription = this.subscription;
     this.subscription = null;
     // inotify has already dropped the watches of removed folders; unsubscribing them fails harmlessly.
-    await subscription?.unsubscribe().catch(() => undefined);
+    const unsubscribing = subscription?.unsubscribe().catch(() => undefined);
+    // A subscription being made anew ends itself once it sees the watcher closed.
+    if (this.resubscribing) await this.resubscribing;
+    await unsubscribing;
   }
 
   private receive(error: Error | null, events: WatchEvent[]): void {
@@ -188,23 +200,43 @@ export class VaultWatcher {
 
   private schedule(): void {
     if (!this.ready || this.queued.size === 0) return;
-    this.flushing = this.flushing.then(() => this.flush()).catch((error) => this.fail(`the file watcher's listing could not be updated (${messageOf(error)})`));
-  }
-
-  private async flush(): Promise<void> {
-    this.applying = true;
-    try {
+    this.apply(async () => {
       while (this.queued.size > 0) {
         const paths = [...this.queued];
         this.queued.clear();
         for (const rel of paths) await this.refresh(rel);
       }
-    } finally {
-      this.applying = false;
+    });
+  }
+
+  /** Waits for the events received and a subscription being made anew (and the walk after it) to be applied. */
+  private async settled(): Promise<void> {
+    for (;;) {
+      if (this.resubscribing) await this.resubscribing;
+      await this.flushing;
+      if (!this.resubscribing) return;
     }
   }
 
-  /** Brings one path (a file, a folder, or a name gone) in line with the disk. */
+  /** Runs `work` on the listing after the work already queued (one piece at a time). */
+  private apply(work: () => Promise<void>): void {
+    this.flushing = this.flushing
+      .then(async () => {
+        this.applying = true;
+        try {
+          await work();
+        } finally {
+          this.applying = false;
+        }
+      })
+      .catch((error) => this.fail(`the file watcher's listing could not be updated (${messageOf(error)})`));
+  }
+
+  /**
+   * Brings one path (a file, a folder, or a name gone) in line with the disk. A folder that came
+   * with folders inside (made at once, moved in, renamed) makes the watcher subscribe anew: see
+   * {@link resubscribe}.
+   */
   private async refresh(rel: string): Promise<void> {
     const abs = nodePath.join(this.root, rel);
     const stat = await this.fs.lstat(abs).catch(() => null);
@@ -216,6 +248,7 @@ export class VaultWatcher {
         this.put(file);
       }
       this.dropUnder(rel, seen);
+      if (hasSubfolder(this.fs, abs)) this.resubscribe();
       return;
     }
     const file = stat?.isFile()
@@ -230,6 +263,50 @@ export class VaultWatcher {
       if (stamped) this.put(stamped);
       else this.drop(link, false);
     }
+  }
+
+  /**
+   * @parcel/watcher on Linux watches a folder created or moved in, but not the folders already in it
+   * (parcel-bundler/watcher#97), and after a rename it names the events of the moved folder's
+   * subfolders by their old paths: edits there would never reach the listing. So the watcher
+   * subscribes anew (a fresh crawl watches every folder as it is now), then walks the vault again for
+   * what changed while it was not subscribed. (The old subscription must end first: both share one
+   * inotify instance, and ending the old one afterwards would remove the watches the new one shares.)
+   */
+  private resubscribe(): void {
+    this.resubscribeWanted = true;
+    if (this.resubscribing || !this.subscribeFn) return;
+    const subscribe = this.subscribeFn;
+    this.resubscribing = (async () => {
+      try {
+        while (this.resubscribeWanted && this.live && !this.closed) {
+          this.resubscribeWanted = false;
+          const old = this.subscription;
+          await old?.unsubscribe().catch(() => undefined);
+          const next = await subscribe(this.root, (error, events) => this.receive(error, events), { ignore: this.ignore });
+          if (this.closed || this.subscription !== old) {
+            await next.unsubscribe().catch(() => undefined);
+            return;
+          }
+          this.subscription = next;
+          this.apply(() => this.reconcile());
+        }
+      } catch (error) {
+        this.fail(`the file watcher could not follow a new folder (${messageOf(error)})`);
+      } finally {
+        this.resubscribing = null;
+      }
+    })();
+  }
+
+  /** Walks the whole vault and brings the listing in line with it. */
+  private async reconcile(): Promise<void> {
+    const seen = new Set<string>();
+    for (const file of await walkVault(this.fs, this.root)) {
+      seen.add(file.path);
+      this.put(file);
+    }
+    for (const path of [...this.files.keys()]) if (!seen.has(path)) this.drop(path, false);
   }
 
   private put(file: VaultFile): void {
@@ -311,6 +388,15 @@ async function networkFileSystem(root: string): Promise<string | null> {
   const { statfs } = await import('node:fs/promises');
   const name = NETWORK_FILE_SYSTEMS[(await statfs(root)).type];
   return name ? `the vault is on a network file system (${name}), where changes made elsewhere raise no event` : null;
+}
+
+/** Whether the folder `abs` holds a folder the listing keeps. */
+function hasSubfolder(fs: VaultFs, abs: string): boolean {
+  try {
+    return fs.readdirSync(abs).some((entry) => entry.isDirectory() && !isUnlistedName(entry.name, true));
+  } catch {
+    return false;
+  }
 }
 
 function isFolderNow(fs: VaultFs, abs: string): boolean {
