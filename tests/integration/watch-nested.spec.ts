@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { seededIds } from '../../lib/vault/ids';
 import { openVault, type Vault } from '../../lib/vault/vault';
 import { DEFAULT_START, makeTempVault, type TempVault } from '../support/temp-vault';
@@ -54,5 +54,20 @@ describe('the file watcher keeps following folders that came with subfolders', (
     await new Promise((resolve) => setTimeout(resolve, 300));
     tv.write('archive/deep/beta.md', '# Beta\n\nA note about otters now.\n');
     await until(async () => (await paths(vault, 'otters')).join() === 'archive/deep/beta.md', 'an edit in the renamed folder’s subfolder is found');
+  });
+
+  it('follows a link pointed at another note: an edit of its new target reaches the link', async () => {
+    const tv = makeTempVault({ 'a.md': '# A\n\nAbout herons.\n', 'b.md': '# B\n\nAbout lanterns.\n' });
+    vaults.push(tv);
+    fs.symlinkSync('a.md', path.join(tv.root, 'l.md'));
+    const vault = await open(tv);
+    expect(await paths(vault, 'herons')).toEqual(['a.md', 'l.md']);
+
+    fs.rmSync(path.join(tv.root, 'l.md'));
+    fs.symlinkSync('b.md', path.join(tv.root, 'l.md'));
+    await until(async () => (await paths(vault, 'lanterns')).join() === 'b.md,l.md', 'the link reads its new target');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    tv.write('b.md', '# B\n\nAbout otters, at length.\n');
+    await until(async () => (await paths(vault, 'otters')).join() === 'b.md,l.md', 'an edit of the new target reaches the link');
   });
 });

@@ -53,6 +53,8 @@ export class VaultWatcher {
   private readonly files = new Map<string, VaultFile>();
   /** Links to files, by the vault path of their target: a change of the target restamps the link. */
   private readonly linksByTarget = new Map<string, Set<string>>();
+  /** Each listed link's target, as {@link linksByTarget} has it. */
+  private readonly targetOf = new Map<string, string>();
   private sorted: VaultFile[] | null = null;
   private changed = new Set<string>();
   private queued = new Set<string>();
@@ -316,11 +318,13 @@ export class VaultWatcher {
     this.changed.add(file.path);
     this.sorted = null;
     this.changes++;
-    if (!known) this.noteLink(file.path);
+    // Also when it was known: a link may have been pointed elsewhere, or replaced by a file.
+    this.noteLink(file.path);
   }
 
   /** Removes `rel` from the listing, and every path under it when `under` (a folder gone). */
   private drop(rel: string, under: boolean): void {
+    this.forgetLink(rel);
     if (this.files.delete(rel)) {
       this.changed.add(rel);
       this.sorted = null;
@@ -333,6 +337,7 @@ export class VaultWatcher {
     const prefix = `${folder}/`;
     for (const path of this.files.keys()) {
       if (!path.startsWith(prefix) || keep.has(path)) continue;
+      this.forgetLink(path);
       this.files.delete(path);
       this.changed.add(path);
       this.sorted = null;
@@ -342,6 +347,7 @@ export class VaultWatcher {
 
   /** Remembers a listed link's target, so that an event on the target restamps the link. */
   private noteLink(rel: string): void {
+    this.forgetLink(rel);
     const abs = nodePath.join(this.root, rel);
     let target: string;
     try {
@@ -354,6 +360,16 @@ export class VaultWatcher {
     const links = this.linksByTarget.get(key) ?? new Set<string>();
     links.add(rel);
     this.linksByTarget.set(key, links);
+    this.targetOf.set(rel, key);
+  }
+
+  private forgetLink(rel: string): void {
+    const key = this.targetOf.get(rel);
+    if (key === undefined) return;
+    this.targetOf.delete(rel);
+    const links = this.linksByTarget.get(key);
+    links?.delete(rel);
+    if (links?.size === 0) this.linksByTarget.delete(key);
   }
 }
 
