@@ -326,3 +326,27 @@ describe('the file watcher keeps following folders that came with subfolders', (
     await until(async () => (await paths(vault, 'otters')).join() === 'b.md,l.md', 'an edit of the new target reaches the link');
   });
 });
+
+describe('a burst of events that may have overflowed inotify', () => {
+  it('walks the vault once the burst is quiet, and finds what no event named', async () => {
+    const tv = tempVault();
+    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
+    const driven: SubscribeFn = async (_dir, callback) => {
+      emit = callback;
+      return { unsubscribe: async () => undefined };
+    };
+    const vault = await open(tv, { watcher: { subscribe: async () => driven } });
+    expect(await paths(vault, 'kestrel')).toEqual([]);
+    // A checkout wrote this note, and its event was among those the kernel's queue dropped.
+    tv.write('notes/lost.md', '# Lost\n\nA kestrel hovers over the field.\n');
+    const send = emit as unknown as (error: Error | null, events: WatchEvent[]) => void;
+    const burst = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i): WatchEvent => ({ type: 'delete', path: path.join(tv.root, 'gone', `n${from + i}.md`) }));
+    send(null, burst(0, 100));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A small batch is taken at its word: the unnamed note stays unseen.
+    expect(await paths(vault, 'kestrel')).toEqual([]);
+    for (let i = 0; i < 5; i++) send(null, burst(1000 * (i + 1), 1000));
+    await until(async () => (await paths(vault, 'kestrel')).join() === 'notes/lost.md', 'the walk after the burst finds the note no event named');
+  });
+});

@@ -39,6 +39,14 @@ export interface WatcherOptions {
 const loadParcel = async (): Promise<SubscribeFn> => (await import('@parcel/watcher')).subscribe as SubscribeFn;
 
 /**
+ * A burst of this many events (a checkout, a pull, an unzip) may have overflowed inotify's queue
+ * (16,384 events by default), whose overflow @parcel/watcher drops without a word: the listing is
+ * then walked once, when the burst has been quiet for {@link BURST_QUIET_MS}.
+ */
+const BURST_EVENTS = 4096;
+const BURST_QUIET_MS = 300;
+
+/**
  * The vault's listing kept in memory by a file watcher: one walk at start, then only the paths the
  * watcher's batched events name are stat'ed (a folder created, renamed or removed updates every path
  * under it). Events that arrive during the first walk are kept and applied after it.
@@ -68,6 +76,9 @@ export class VaultWatcher {
   private ignore: string[] = [];
   /** Whether a folder came with folders inside since the last subscription (see {@link resubscribe}). */
   private resubscribeWanted = false;
+  /** Events received in the current burst, and the timer that ends it (see {@link BURST_EVENTS}). */
+  private burstEvents = 0;
+  private burstTimer: ReturnType<typeof setTimeout> | null = null;
   private resubscribing: Promise<void> | null = null;
   private closed = false;
 
@@ -165,6 +176,8 @@ export class VaultWatcher {
   /** Stops watching; no handle is left open. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = null;
     const subscription = this.subscription;
     this.subscription = null;
     // inotify has already dropped the watches of removed folders; unsubscribing them fails harmlessly.
@@ -189,7 +202,21 @@ export class VaultWatcher {
       if (event.type === 'update' && !this.files.has(rel) && isFolderNow(this.fs, event.path)) continue;
       this.queued.add(rel);
     }
+    this.noteBurst(events.length);
     if (this.ready) this.schedule();
+  }
+
+  /** Counts a batch into the current burst; a burst big enough to have lost events ends in a walk. */
+  private noteBurst(count: number): void {
+    this.burstEvents += count;
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = setTimeout(() => {
+      this.burstTimer = null;
+      const big = this.burstEvents >= BURST_EVENTS;
+      this.burstEvents = 0;
+      if (big && this.live && !this.closed) this.apply(() => this.reconcile());
+    }, BURST_QUIET_MS);
+    this.burstTimer.unref?.();
   }
 
   private fail(reason: string): void {
