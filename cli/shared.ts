@@ -23,7 +23,7 @@ export function vaultDir(io: Io, given: string | undefined): string {
 
 /** Opens the vault named on the command line. */
 export async function openCliVault(io: Io, given: string | undefined): Promise<Vault> {
-  // openVault ignores indexWorkers until lib/vault's search index takes it (issue 18's index part).
+  // A large index build parses notes in worker threads (cli/index-workers.ts finds the script).
   const workers = indexWorkers();
   return openVault({ root: vaultDir(io, given), env: io.env, fallbackUser: fallbackUser(io.env), ...(workers ? { indexWorkers: workers } : {}) });
 }

@@ -39,6 +39,14 @@ export interface WatcherOptions {
 const loadParcel = async (): Promise<SubscribeFn> => (await import('@parcel/watcher')).subscribe as SubscribeFn;
 
 /**
+ * A burst of this many events (a checkout, a pull, an unzip) may have overflowed inotify's queue
+ * (16,384 events by default), whose overflow @parcel/watcher drops without a word: the listing is
+ * then walked once, when the burst has been quiet for {@link BURST_QUIET_MS}.
+ */
+const BURST_EVENTS = 4096;
+const BURST_QUIET_MS = 300;
+
+/**
  * The vault's listing kept in memory by a file watcher: one walk at start, then only the paths the
  * watcher's batched events name are stat'ed (a folder created, renamed or removed updates every path
  * under it). Events that arrive during the first walk are kept and applied after it.
@@ -53,6 +61,8 @@ export class VaultWatcher {
   private readonly files = new Map<string, VaultFile>();
   /** Links to files, by the vault path of their target: a change of the target restamps the link. */
   private readonly linksByTarget = new Map<string, Set<string>>();
+  /** Each listed link's target, as {@link linksByTarget} has it. */
+  private readonly targetOf = new Map<string, string>();
   private sorted: VaultFile[] | null = null;
   private changed = new Set<string>();
   private queued = new Set<string>();
@@ -62,6 +72,15 @@ export class VaultWatcher {
   private changes = 0;
   private failed: string | null = null;
   private subscription: { unsubscribe(): Promise<void> } | null = null;
+  private subscribeFn: SubscribeFn | null = null;
+  private ignore: string[] = [];
+  /** Whether a folder came with folders inside since the last subscription (see {@link resubscribe}). */
+  private resubscribeWanted = false;
+  /** Events received in the current burst, and the timer that ends it (see {@link BURST_EVENTS}). */
+  private burstEvents = 0;
+  private burstTimer: ReturnType<typeof setTimeout> | null = null;
+  private resubscribing: Promise<void> | null = null;
+  private closed = false;
 
   private constructor(
     private readonly root: string,
@@ -86,7 +105,9 @@ export class VaultWatcher {
     if (unwatchable) return { reason: unwatchable };
     const watcher = new VaultWatcher(root, fs, options.onFailure);
     try {
-      watcher.subscription = await subscribe(root, (error, events) => watcher.receive(error, events), { ignore: ignoredAtStart(fs, root) });
+      watcher.subscribeFn = subscribe;
+      watcher.ignore = ignoredAtStart(fs, root);
+      watcher.subscription = await subscribe(root, (error, events) => watcher.receive(error, events), { ignore: watcher.ignore });
     } catch (error) {
       return { reason: `the file watcher could not start (${messageOf(error)})` };
     }
@@ -114,7 +135,7 @@ export class VaultWatcher {
 
   /** Every listed file, sorted by path (a fresh array; the listing as of the last event applied). */
   async listing(): Promise<VaultFile[]> {
-    await this.flushing;
+    await this.settled();
     this.sorted ??= sortListing([...this.files.values()]);
     return this.sorted.slice();
   }
@@ -124,7 +145,7 @@ export class VaultWatcher {
    * events are applied), and the listing's {@link generation} they bring it to.
    */
   async takeChanged(): Promise<{ changed: Set<string>; generation: number }> {
-    await this.flushing;
+    await this.settled();
     const changed = this.changed;
     this.changed = new Set();
     return { changed, generation: this.generation };
@@ -137,7 +158,7 @@ export class VaultWatcher {
 
   /** Whether anything may have changed since the last {@link takeChanged}: no await when nothing did. */
   get idle(): boolean {
-    return this.changed.size === 0 && this.queued.size === 0 && !this.applying;
+    return this.changed.size === 0 && this.queued.size === 0 && !this.applying && this.resubscribing === null;
   }
 
   /**
@@ -154,10 +175,16 @@ export class VaultWatcher {
 
   /** Stops watching; no handle is left open. */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = null;
     const subscription = this.subscription;
     this.subscription = null;
     // inotify has already dropped the watches of removed folders; unsubscribing them fails harmlessly.
-    await subscription?.unsubscribe().catch(() => undefined);
+    const unsubscribing = subscription?.unsubscribe().catch(() => undefined);
+    // A subscription being made anew ends itself once it sees the watcher closed.
+    if (this.resubscribing) await this.resubscribing;
+    await unsubscribing;
   }
 
   private receive(error: Error | null, events: WatchEvent[]): void {
@@ -175,7 +202,21 @@ export class VaultWatcher {
       if (event.type === 'update' && !this.files.has(rel) && isFolderNow(this.fs, event.path)) continue;
       this.queued.add(rel);
     }
+    this.noteBurst(events.length);
     if (this.ready) this.schedule();
+  }
+
+  /** Counts a batch into the current burst; a burst big enough to have lost events ends in a walk. */
+  private noteBurst(count: number): void {
+    this.burstEvents += count;
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = setTimeout(() => {
+      this.burstTimer = null;
+      const big = this.burstEvents >= BURST_EVENTS;
+      this.burstEvents = 0;
+      if (big && this.live && !this.closed) this.apply(() => this.reconcile());
+    }, BURST_QUIET_MS);
+    this.burstTimer.unref?.();
   }
 
   private fail(reason: string): void {
@@ -188,23 +229,43 @@ export class VaultWatcher {
 
   private schedule(): void {
     if (!this.ready || this.queued.size === 0) return;
-    this.flushing = this.flushing.then(() => this.flush()).catch((error) => this.fail(`the file watcher's listing could not be updated (${messageOf(error)})`));
-  }
-
-  private async flush(): Promise<void> {
-    this.applying = true;
-    try {
+    this.apply(async () => {
       while (this.queued.size > 0) {
         const paths = [...this.queued];
         this.queued.clear();
         for (const rel of paths) await this.refresh(rel);
       }
-    } finally {
-      this.applying = false;
+    });
+  }
+
+  /** Waits for the events received and a subscription being made anew (and the walk after it) to be applied. */
+  private async settled(): Promise<void> {
+    for (;;) {
+      if (this.resubscribing) await this.resubscribing;
+      await this.flushing;
+      if (!this.resubscribing) return;
     }
   }
 
-  /** Brings one path (a file, a folder, or a name gone) in line with the disk. */
+  /** Runs `work` on the listing after the work already queued (one piece at a time). */
+  private apply(work: () => Promise<void>): void {
+    this.flushing = this.flushing
+      .then(async () => {
+        this.applying = true;
+        try {
+          await work();
+        } finally {
+          this.applying = false;
+        }
+      })
+      .catch((error) => this.fail(`the file watcher's listing could not be updated (${messageOf(error)})`));
+  }
+
+  /**
+   * Brings one path (a file, a folder, or a name gone) in line with the disk. A folder that came
+   * with folders inside (made at once, moved in, renamed) makes the watcher subscribe anew: see
+   * {@link resubscribe}.
+   */
   private async refresh(rel: string): Promise<void> {
     const abs = nodePath.join(this.root, rel);
     const stat = await this.fs.lstat(abs).catch(() => null);
@@ -216,6 +277,7 @@ export class VaultWatcher {
         this.put(file);
       }
       this.dropUnder(rel, seen);
+      if (hasSubfolder(this.fs, abs)) this.resubscribe();
       return;
     }
     const file = stat?.isFile()
@@ -232,6 +294,50 @@ export class VaultWatcher {
     }
   }
 
+  /**
+   * @parcel/watcher on Linux watches a folder created or moved in, but not the folders already in it
+   * (parcel-bundler/watcher#97), and after a rename it names the events of the moved folder's
+   * subfolders by their old paths: edits there would never reach the listing. So the watcher
+   * subscribes anew (a fresh crawl watches every folder as it is now), then walks the vault again for
+   * what changed while it was not subscribed. (The old subscription must end first: both share one
+   * inotify instance, and ending the old one afterwards would remove the watches the new one shares.)
+   */
+  private resubscribe(): void {
+    this.resubscribeWanted = true;
+    if (this.resubscribing || !this.subscribeFn) return;
+    const subscribe = this.subscribeFn;
+    this.resubscribing = (async () => {
+      try {
+        while (this.resubscribeWanted && this.live && !this.closed) {
+          this.resubscribeWanted = false;
+          const old = this.subscription;
+          await old?.unsubscribe().catch(() => undefined);
+          const next = await subscribe(this.root, (error, events) => this.receive(error, events), { ignore: this.ignore });
+          if (this.closed || this.subscription !== old) {
+            await next.unsubscribe().catch(() => undefined);
+            return;
+          }
+          this.subscription = next;
+          this.apply(() => this.reconcile());
+        }
+      } catch (error) {
+        this.fail(`the file watcher could not follow a new folder (${messageOf(error)})`);
+      } finally {
+        this.resubscribing = null;
+      }
+    })();
+  }
+
+  /** Walks the whole vault and brings the listing in line with it. */
+  private async reconcile(): Promise<void> {
+    const seen = new Set<string>();
+    for (const file of await walkVault(this.fs, this.root)) {
+      seen.add(file.path);
+      this.put(file);
+    }
+    for (const path of [...this.files.keys()]) if (!seen.has(path)) this.drop(path, false);
+  }
+
   private put(file: VaultFile): void {
     const known = this.files.get(file.path);
     if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
@@ -239,11 +345,13 @@ export class VaultWatcher {
     this.changed.add(file.path);
     this.sorted = null;
     this.changes++;
-    if (!known) this.noteLink(file.path);
+    // Also when it was known: a link may have been pointed elsewhere, or replaced by a file.
+    this.noteLink(file.path);
   }
 
   /** Removes `rel` from the listing, and every path under it when `under` (a folder gone). */
   private drop(rel: string, under: boolean): void {
+    this.forgetLink(rel);
     if (this.files.delete(rel)) {
       this.changed.add(rel);
       this.sorted = null;
@@ -256,6 +364,7 @@ export class VaultWatcher {
     const prefix = `${folder}/`;
     for (const path of this.files.keys()) {
       if (!path.startsWith(prefix) || keep.has(path)) continue;
+      this.forgetLink(path);
       this.files.delete(path);
       this.changed.add(path);
       this.sorted = null;
@@ -265,6 +374,7 @@ export class VaultWatcher {
 
   /** Remembers a listed link's target, so that an event on the target restamps the link. */
   private noteLink(rel: string): void {
+    this.forgetLink(rel);
     const abs = nodePath.join(this.root, rel);
     let target: string;
     try {
@@ -277,6 +387,16 @@ export class VaultWatcher {
     const links = this.linksByTarget.get(key) ?? new Set<string>();
     links.add(rel);
     this.linksByTarget.set(key, links);
+    this.targetOf.set(rel, key);
+  }
+
+  private forgetLink(rel: string): void {
+    const key = this.targetOf.get(rel);
+    if (key === undefined) return;
+    this.targetOf.delete(rel);
+    const links = this.linksByTarget.get(key);
+    links?.delete(rel);
+    if (links?.size === 0) this.linksByTarget.delete(key);
   }
 }
 
@@ -311,6 +431,15 @@ async function networkFileSystem(root: string): Promise<string | null> {
   const { statfs } = await import('node:fs/promises');
   const name = NETWORK_FILE_SYSTEMS[(await statfs(root)).type];
   return name ? `the vault is on a network file system (${name}), where changes made elsewhere raise no event` : null;
+}
+
+/** Whether the folder `abs` holds a folder the listing keeps. */
+function hasSubfolder(fs: VaultFs, abs: string): boolean {
+  try {
+    return fs.readdirSync(abs).some((entry) => entry.isDirectory() && !isUnlistedName(entry.name, true));
+  } catch {
+    return false;
+  }
 }
 
 function isFolderNow(fs: VaultFs, abs: string): boolean {

@@ -643,6 +643,19 @@ export async function readConfinedMany(
 ): Promise<void> {
   const dirs = new Map<string, Promise<VaultDir | null>>();
   const folderOf = (rel: string) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+  // Each folder is closed once its last file is read: a vault of thousands of folders must not hold
+  // a descriptor for each until the end (the process's limit on open files is soon reached).
+  const left = new Map<string, number>();
+  for (const rel of rels) left.set(folderOf(rel), (left.get(folderOf(rel)) ?? 0) + 1);
+  const done = async (folder: string) => {
+    const count = (left.get(folder) ?? 1) - 1;
+    left.set(folder, count);
+    const dir = dirs.get(folder);
+    if (count > 0 || !dir) return;
+    dirs.delete(folder);
+    const open = await dir;
+    if (open) await closeDir(fs, open);
+  };
   const openFolder = (folder: string) => {
     let dir = dirs.get(folder);
     if (!dir) {
@@ -681,11 +694,15 @@ export async function readConfinedMany(
   const worker = async () => {
     while (next < rels.length) {
       const rel = rels[next++];
+      let result: { bytes: Buffer; stat: Stats } | Error;
       try {
-        onFile(rel, await readOne(rel));
+        result = await readOne(rel);
       } catch (error) {
-        onFile(rel, error instanceof Error ? error : new Error(String(error)));
+        result = error instanceof Error ? error : new Error(String(error));
+      } finally {
+        await done(folderOf(rel));
       }
+      onFile(rel, result);
     }
   };
   try {
