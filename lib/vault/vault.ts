@@ -208,6 +208,16 @@ export class Vault {
       .filter((link) => !isChangelogPath(this.layout, link.from));
   }
 
+  /**
+   * Every note whose front-matter `project` resolves to `projectPath` (the project note itself left
+   * out), by path, from the search index after the usual change check: no note is read.
+   */
+  async notesOfProject(projectPath: string): Promise<{ path: string; type: string | null }[]> {
+    if (this.searchStale()) await this.syncSearch();
+    else await this.searchSyncs;
+    return this.index().notesOfProject(normalizeNotePath(projectPath));
+  }
+
   /** Every note's resolved links and the backlinks they make, computed once per state of the files on disk. */
   linkGraph(): Promise<LinkGraph> {
     return this.reader.linkGraph();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initVault, openVault, startSession, type Vault } from '../../lib/vault/index';
+import { endSession, initVault, openVault, startSession, type Vault } from '../../lib/vault/index';
 import { spawnGit, type GitInvocation } from '../../lib/vault/git/runner';
 import { makeTempVault, type TempVault } from '../support/temp-vault';
 
@@ -115,5 +115,20 @@ describe('start_session reads the indexes, not the whole vault', () => {
     statuses.length = 0;
     expect(await uncommitted()).toEqual([['notes/b.md', 'modified']]);
     expect(statuses.map(pathspecs)).toEqual([['.']]);
+  });
+});
+
+describe("a project's notes come from the index whole", () => {
+  it('lists the newest session of a project with more notes than a search returns', async () => {
+    const { tv, vault } = await setup(0);
+    // 250 decisions that name Heron many times: a search for the project would rank them all above its sessions.
+    for (let i = 0; i < 250; i += 1)
+      tv.write(`decisions/heron-${String(i).padStart(3, '0')}.md`, decision(`Heron Heron importer choice ${i}`).replace('# ', '# Heron '));
+    const first = await start(vault);
+    expect(first.project).toBeTruthy();
+    await endSession(vault, { session: first.session, summary: 'Added the retry loop to the importer.' });
+    const second = await start(vault);
+    const last = second.read_first.find((r) => r.why.startsWith('the last work on Heron'));
+    expect(last?.path).toBe(`sessions/${first.session}.md`);
   });
 });

@@ -87,6 +87,11 @@ export class NoteLookup {
     return out;
   }
 
+  /** The notes of a project, by the project the search index resolved for each (see `Vault.notesOfProject`). */
+  ofProject(projectPath: string): Promise<{ path: string; type: string | null }[]> {
+    return this.vault.notesOfProject(projectPath);
+  }
+
   /** The vault's search (whole words, no snippets: the notes are read), for what start_session looks up. */
   search(query: string, options: SearchOptions): Promise<SearchHit[]> {
     return this.vault.search(query, { ...options, prefix: false, snippet: false });

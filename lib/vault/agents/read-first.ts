@@ -19,8 +19,6 @@ const MAX_SEARCHED = 4;
  * their title), and how many of the project's newest sessions are read to find its last two.
  */
 const SEARCHED = { sessions: 12, sessionsRead: 3, projectSessions: 4 } as const;
-/** The most notes of one project search returns (its limit): decisions and sessions past it are not seen. */
-const MAX_OF_PROJECT = 200;
 const MAX_NEXT_STEPS = 5;
 /** How much of a session's summary is read: it is shown cut to 400 characters. */
 const MAX_SUMMARY_SCAN = 4_000;
@@ -71,7 +69,8 @@ export async function readFirst(
   if (match) push(match.note, match.why);
   for (const other of alsoNamed.slice(0, MAX.projects - (match ? 1 : 0))) push(other.note, other.why);
 
-  const projectHits = project ? await ofProject(lookup, project.path) : [];
+  // Every note of the project, by the project the index resolved for each: none is read here.
+  const projectHits = project ? await lookup.ofProject(project.path) : [];
   if (project) {
     const decisions = (await lookup.notes(projectHits.filter((h) => h.type === 'decision').map((h) => h.path)))
       .filter((n) => n.lucidType === 'decision' && n.frontmatter.status !== 'superseded')
@@ -138,17 +137,6 @@ export async function readFirst(
   return { items: items.slice(0, READ_FIRST_MAX), notes: hints };
 }
 
-/**
- * The notes whose project the search index resolved to `projectPath`, in the listing's order. A
- * link that resolves to a note names its file name, so every one of them holds those words.
- */
-async function ofProject(lookup: NoteLookup, projectPath: string): Promise<SearchHit[]> {
-  const name = basenameOf(projectPath);
-  const query = termsOf(name).size > 0 ? name : 'project';
-  const hits = await lookup.search(query, { project: projectPath, limit: MAX_OF_PROJECT });
-  return hits.sort((a, b) => byCodeUnit(a.path, b.path));
-}
-
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -189,7 +177,7 @@ async function addSessions(
   input: {
     project: Note | null;
     projectName: string | null;
-    projectHits: readonly SearchHit[];
+    projectHits: readonly { path: string; type: string | null }[];
     taskTerms: Set<string>;
     query: string;
     said: (shared: readonly string[], max: number) => string;

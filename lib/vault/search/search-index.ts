@@ -395,6 +395,14 @@ export class SearchIndex {
     return statement;
   }
 
+  /** Every note whose `project` the index resolved to `projectPath` (the project itself left out), by path. */
+  notesOfProject(projectPath: string): { path: string; type: string | null }[] {
+    return this.statement('SELECT path, type FROM notes WHERE project = ? AND path <> ? ORDER BY path').all(projectPath, projectPath) as {
+      path: string;
+      type: string | null;
+    }[];
+  }
+
   /** The notes linking to `notePath` (not itself), with the line of each link (0: front matter), by source path then line. */
   backlinks(notePath: string): { from: string; line: number }[] {
     return backlinksTo((sql) => this.statement(sql), notePath);
