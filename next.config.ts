@@ -2,7 +2,7 @@ import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
   // Native and git-spawning packages stay in node_modules instead of being bundled.
-  serverExternalPackages: ['better-sqlite3', 'simple-git', 'proper-lockfile'],
+  serverExternalPackages: ['better-sqlite3', 'simple-git', 'proper-lockfile', '@parcel/watcher'],
   poweredByHeader: false,
   reactStrictMode: true,
   experimental: {

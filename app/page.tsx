@@ -43,7 +43,7 @@ function href(path: string, params: Record<string, string | undefined>): string 
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { range, activity, vault, uncommitted, vaultRoot } = await fetchActivityOverview(await searchParams);
+  const { range, activity, vault, vaultRoot } = await fetchActivityOverview(await searchParams);
   const days = { since: range.from, until: range.to };
   const changelog = (params: Record<string, string | undefined> = {}) => href('/changelog', { ...params, ...days });
   const sessions = (params: Record<string, string | undefined> = {}) => href('/sessions', { ...params, ...days });
@@ -69,7 +69,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           {range.problem}
         </p>
       ) : null}
-      <UncommittedNotice count={uncommitted} />
+      <UncommittedNotice />
       {vault.agentActivity ? null : <OverviewConnect vaultRoot={vaultRoot} />}
       {range.week ? <ReportExport week={range.week} /> : null}
 

@@ -25,6 +25,7 @@ import {
   WRITE_MODES,
   type SessionOwner,
 } from '../lib/vault';
+import { indexWorkers } from './index-workers';
 import { PACKAGE_ROOT } from './serve';
 import { fallbackUser, openCliVault, printJson, shellQuote, UsageError, vaultDir, type Io } from './shared';
 
@@ -291,7 +292,12 @@ export const agentCommands = {
         return 0;
       }
       const { runStdioServer } = await import('../mcp/server');
-      await runStdioServer({ vaultRoot: vaultDir(io, values.vault as string | undefined), env: io.env, fallbackUser: fallbackUser(io.env) });
+      await runStdioServer({
+        vaultRoot: vaultDir(io, values.vault as string | undefined),
+        env: io.env,
+        fallbackUser: fallbackUser(io.env),
+        indexWorkers: indexWorkers(),
+      });
       return 0;
     },
   },

@@ -2,38 +2,9 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import { isVaultError, openVault, type Vault } from '../lib/vault/index';
 
-/** A usage mistake: printed with the command's help, exit code 2. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    /** What to type instead, printed after the message (e.g. the flag a field is given with). */
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Where a command writes; tests pass buffers. */
-export interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  cwd: string;
-  env: Record<string, string | undefined>;
-}
-
-/** The real process's streams and environment. */
-export function processIo(): Io {
-  // `lucid log | head` closes the pipe early: that is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-  });
-  return {
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-    cwd: process.cwd(),
-    env: process.env,
-  };
-}
+export { UsageError, type Io } from './io';
+import { indexWorkers } from './index-workers';
+import { UsageError, type Io } from './io';
 
 /** The person's name when git has none: LUCID_USER, else the operating-system user. */
 export function fallbackUser(env: Record<string, string | undefined>): string {
@@ -52,7 +23,9 @@ export function vaultDir(io: Io, given: string | undefined): string {
 
 /** Opens the vault named on the command line. */
 export async function openCliVault(io: Io, given: string | undefined): Promise<Vault> {
-  return openVault({ root: vaultDir(io, given), env: io.env, fallbackUser: fallbackUser(io.env) });
+  // A large index build parses notes in worker threads (cli/index-workers.ts finds the script).
+  const workers = indexWorkers();
+  return openVault({ root: vaultDir(io, given), env: io.env, fallbackUser: fallbackUser(io.env), ...(workers ? { indexWorkers: workers } : {}) });
 }
 
 /** Prints a value as JSON (for --json). */

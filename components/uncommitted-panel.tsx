@@ -1,26 +1,37 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { DiffView } from '@/components/diff-view';
 import { commitUncommittedAction } from '@/lib/actions/changelog';
-import { changelogKeys, type UncommittedData, uncommittedOptions } from '@/lib/queries/changelog';
+import { changelogKeys, uncommittedOptions } from '@/lib/queries/changelog';
 
 /**
  * The vault's changes nobody committed (a person editing in Obsidian), each with its diff, and a
- * commit of the chosen files as that person's edit. Nothing here discards a change.
+ * commit of the chosen files as that person's edit. Nothing here discards a change. The browser
+ * asks for them after the page has drawn: finding them is a `git status` of the whole vault,
+ * which would otherwise hold back the changelog on every request (issue 18).
  */
-export function UncommittedPanel({ initial }: { initial: UncommittedData }) {
+export function UncommittedPanel() {
   const client = useQueryClient();
-  const query = useQuery({ ...uncommittedOptions(), initialData: initial });
-  // Ticked: the files listed when the page opened; one that appears later waits to be ticked, so nothing unseen is committed.
-  const [picked, setPicked] = useState<Set<string>>(() => new Set(initial.files.map((f) => f.path)));
+  const query = useQuery(uncommittedOptions());
+  // Ticked: the files listed when the panel first showed; one that appears later waits to be ticked, so nothing unseen is committed.
+  const [picked, setPicked] = useState<Set<string> | null>(null);
+  if (picked === null && query.data) setPicked(new Set(query.data.files.map((f) => f.path)));
   const [open, setOpen] = useState<Set<string>>(() => new Set());
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const reasonId = useId();
-  const { person, files } = query.data;
-  const chosen = files.filter((f) => picked.has(f.path)).map((f) => f.path);
+  const person = query.data?.person ?? '';
+  const files = query.data?.files ?? [];
+  const ticked = picked ?? new Set<string>();
+  const chosen = files.filter((f) => ticked.has(f.path)).map((f) => f.path);
+  const shown = files.length > 0 || done !== null;
+  const section = useRef<HTMLElement>(null);
+  // A link to /changelog#uncommitted arrives before the panel does: scroll to it once it shows.
+  useEffect(() => {
+    if (shown && window.location.hash === '#uncommitted') section.current?.scrollIntoView();
+  }, [shown]);
 
   const commit = useMutation({
     mutationFn: async () => commitUncommittedAction({ paths: chosen, reason: reason.trim() || undefined }),
@@ -42,9 +53,17 @@ export function UncommittedPanel({ initial }: { initial: UncommittedData }) {
     return next;
   };
 
-  if (files.length === 0 && !done) return null;
+  if (query.isError) {
+    return (
+      <p role="alert" className="mb-6 max-w-5xl rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+        Lucid could not check the vault for uncommitted work ({query.error.message}); it tries again in a few seconds.
+      </p>
+    );
+  }
+  // Still asking (isPending), or nothing uncommitted: the panel shows only when there is work to see.
+  if (!shown) return null;
   return (
-    <section id="uncommitted" aria-labelledby="uncommitted-title" className="mb-6 max-w-5xl rounded-md border border-amber-300 bg-amber-50 p-4">
+    <section ref={section} id="uncommitted" aria-labelledby="uncommitted-title" className="mb-6 max-w-5xl rounded-md border border-amber-300 bg-amber-50 p-4">
       <h2 id="uncommitted-title" className="text-lg font-semibold">
         Uncommitted work
       </h2>
@@ -62,7 +81,7 @@ export function UncommittedPanel({ initial }: { initial: UncommittedData }) {
             {files.map((f, i) => (
               <li key={f.path} className="rounded border border-amber-200 bg-white p-2">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <input id={`${reasonId}-${i}`} type="checkbox" checked={picked.has(f.path)} onChange={() => setPicked((s) => flip(s, f.path))} />
+                  <input id={`${reasonId}-${i}`} type="checkbox" checked={ticked.has(f.path)} onChange={() => setPicked(flip(ticked, f.path))} />
                   <label htmlFor={`${reasonId}-${i}`} className="break-all font-mono text-xs">
                     {f.path}
                   </label>

@@ -9,6 +9,8 @@ export interface StdioServerOptions {
   env: Record<string, string | undefined>;
   fallbackUser?: string;
   version?: string;
+  /** The search index's worker threads, as the CLI finds them (cli/index-workers.ts). */
+  indexWorkers?: { script: string; execArgv?: string[] } | null;
 }
 
 // stdout is the protocol channel: everything else goes to stderr.
@@ -30,7 +32,9 @@ function isAlive(pid: number): boolean {
  * are ended as abandoned at start.
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
-  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser });
+  // A long-lived server: a file watcher keeps the listing, so a search checks only what changed.
+  const workers = options.indexWorkers ? { indexWorkers: options.indexWorkers } : {};
+  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser, watch: true, onWarning: log, ...workers });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) log(`upgraded the install: committed ${upgraded.join(', ')}`);
@@ -63,7 +67,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     log(`${why}; stopping`);
     void lucid.abandonOpenSessions().finally(async () => {
       await lucid.server.close().catch(() => undefined);
-      vault.close();
+      await vault.close();
       resolveDone();
     });
   };
@@ -77,7 +81,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   };
 
   await lucid.server.connect(transport);
-  log(`serving ${vault.root} on stdio (pid ${process.pid})`);
+  const watching = vault.watchState().mode === 'watching' ? 'watching its files for changes' : "checking every file's stamp before a search";
+  log(`serving ${vault.root} on stdio (pid ${process.pid}; ${watching})`);
   await done;
   // Whatever still holds the event loop (a stray timer, a half-closed pipe) must not keep a stopped server alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();

@@ -179,8 +179,12 @@ export interface Verdict {
   error?: string;
 }
 
-/** Per pattern: recheck's own limits (a verdict `unknown` past them), not the test's timeout. */
-const RECHECK_PARAMS: RecheckParameters = { timeout: 30_000 };
+/**
+ * Per pattern: recheck's own limits (a verdict `unknown` past them), not the test's timeout. The
+ * secret rules' long alternation takes recheck about 10 s on a quiet machine and over 30 s on two
+ * loaded cores.
+ */
+const RECHECK_PARAMS: RecheckParameters = { timeout: 90_000 };
 
 // Runs in a worker thread: recheck's synchronous entry with its pure-JavaScript backend, chosen in the
 // worker's environment (recheck reads it on every call), so it starts no process and reads no network.

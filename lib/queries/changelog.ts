@@ -14,7 +14,6 @@ export type ChangelogInput = Parameters<typeof listChangelogAction>[0];
 export type ChangelogPageData = Extract<Awaited<ReturnType<typeof listChangelogAction>>, { ok: true }>['data'];
 export type ChangelogEntryData = ChangelogPageData['entries'][number];
 export type RevertPlanData = Extract<Awaited<ReturnType<typeof planRevertAction>>, { ok: true }>['data'];
-export type UncommittedData = Extract<Awaited<ReturnType<typeof listUncommittedAction>>, { ok: true }>['data'];
 
 /** Every changelog query's key starts here: invalidate it after a revert or a commit. */
 export const changelogKeys = {

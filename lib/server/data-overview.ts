@@ -14,7 +14,6 @@ import {
   summarizeVault,
   type VaultSummary,
 } from '@/lib/vault';
-import { fetchUncommittedCount } from './data';
 import { getVault } from './vault';
 
 // The overview's reads (a week or a span of days) and the weekly report, beside data.ts.
@@ -42,7 +41,6 @@ export interface OverviewView {
   range: OverviewRangeView;
   activity: ActivitySummary;
   vault: VaultSummary;
-  uncommitted: number;
   /** Absolute path of the vault, for the MCP configuration command. */
   vaultRoot: string;
 }
@@ -75,12 +73,12 @@ function overviewRange(params: Record<string, string | string[] | undefined>, no
   return week(w ?? current, null);
 }
 
-/** The overview page: the range's activity from the commit index, the vault's figures, uncommitted work. */
+/** The overview page: the range's activity from the commit index and the vault's figures (its uncommitted work is asked by the browser). */
 export async function fetchActivityOverview(params: Record<string, string | string[] | undefined>): Promise<OverviewView> {
   const vault = await getVault();
   const { range, view } = overviewRange(params, new Date());
-  const [activity, figures, uncommitted] = await Promise.all([summarizeActivity(vault, range), summarizeVault(vault), fetchUncommittedCount()]);
-  return { range: view, activity, vault: figures, uncommitted, vaultRoot: vault.root };
+  const [activity, figures] = await Promise.all([summarizeActivity(vault, range), summarizeVault(vault)]);
+  return { range: view, activity, vault: figures, vaultRoot: vault.root };
 }
 
 /** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it. */

@@ -45,9 +45,11 @@ function pickable(versions: SkillVersion[]): SkillVersion[] {
 export async function fetchSkill(name: string): Promise<SkillView | null> {
   const vault = await getVault();
   const decoded = safeDecode(name);
-  const path = await findSkillPath(vault, decoded);
+  // One listing for both the lookup and the link resolver.
+  const files = await vault.listFiles();
+  const path = await findSkillPath(vault, decoded, files);
   if (!path) return null;
-  const [note, history, resolver] = await Promise.all([vault.readNote(path), skillHistory(vault, path), vault.linkResolver()]);
+  const [note, history, resolver] = await Promise.all([vault.readNote(path), skillHistory(vault, path), vault.linkResolver(files)]);
   const versions = pickable(history.versions);
   const at = Math.max(
     0,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   type CommitRecord,
   dayRange,
+  foldersOfType,
   countInbox,
   type InboxFilter,
   type InboxItem,
@@ -16,7 +17,6 @@ import {
   type LinkKind,
   type LintReport,
   listUncommitted,
-  countUncommitted,
   type Note,
   type NoteType,
   normalizeNotePath,
@@ -284,25 +284,27 @@ export interface ChangelogPage {
 /** One page of the vault's history through the commit index (never a walk of the whole history). */
 export async function fetchChangelogPage(filters: ChangelogFilters): Promise<ChangelogPage> {
   const vault = await getVault();
+  // One index, brought up to date once: each `vault.log` and `vault.commits()` asks git for HEAD again.
+  const index = await vault.commits();
   const query = {
     ...(filters.actor === 'foreign' ? { foreign: true } : filters.actor ? { actor: filters.actor } : {}),
     op: filters.op,
-    type: filters.type,
+    ...(filters.type ? { folders: foldersOfType(vault.layout, filters.type) } : {}),
     since: filters.since ? dayBounds(filters.since).since : undefined,
     until: filters.until ? dayBounds(filters.until).until - 1 : undefined,
   };
-  const rows = await vault.log({ ...query, beforeSeq: filters.before, limit: CHANGELOG_PAGE_SIZE + 1 });
+  const rows = index.list({ ...query, beforeSeq: filters.before, limit: CHANGELOG_PAGE_SIZE + 1 });
   const page = rows.slice(0, CHANGELOG_PAGE_SIZE);
   let newer: ChangelogPage['newer'] = null;
   if (filters.before !== undefined) {
-    const ahead = await vault.log({ ...query, afterSeq: filters.before - 1, oldestFirst: true, limit: CHANGELOG_PAGE_SIZE + 1 });
+    const ahead = index.list({ ...query, afterSeq: filters.before - 1, oldestFirst: true, limit: CHANGELOG_PAGE_SIZE + 1 });
     if (ahead.length > 0) newer = { before: ahead.length > CHANGELOG_PAGE_SIZE ? ahead[CHANGELOG_PAGE_SIZE].seq : null };
   }
   return {
     entries: page.map((c) => changelogEntry(vault.layout, c)),
     older: rows.length > CHANGELOG_PAGE_SIZE ? page[page.length - 1].seq : null,
     newer,
-    actors: (await vault.commits()).actors(),
+    actors: index.actors(),
   };
 }
 
@@ -401,9 +403,4 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
     ...(until ? { until } : {}),
     ...(Number.isSafeInteger(before) && before > 0 ? { before } : {}),
   };
-}
-
-/** How many files have changes nobody committed (the overview's notice). */
-export async function fetchUncommittedCount(): Promise<number> {
-  return countUncommitted(await getVault());
 }

@@ -13,6 +13,9 @@ export function getVault(): Promise<Vault> {
       root: vaultRoot,
       env: process.env,
       fallbackUser: process.env.LUCID_USER ?? safeUserName(),
+      // The server lives long: a file watcher keeps the listing, so a search checks only what changed.
+      watch: true,
+      onWarning: (message) => console.warn(`lucid: ${message}`),
     }).catch((error) => {
       globalForVault.lucidVault = undefined;
       throw error;

@@ -74,3 +74,4 @@ export {
   DEFAULT_MAX_QUESTIONS,
 } from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
+export type { IndexWorkers } from './search/index-pool';

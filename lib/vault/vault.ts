@@ -13,6 +13,7 @@ import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
 import type { NoteType } from './notes/schema';
 import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
 import { syncSearchIndex } from './search/indexable';
+import { VaultWatcher, type WatcherOptions, type WatchState } from './watch/watcher';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
 import { resolveForWrite, stateDirOf, sweepTempFiles } from './write/confine';
 import { editVault, recoverVault, validateText, type WriteContext } from './write/edit';
@@ -20,8 +21,12 @@ import { identityOf } from './write/commit';
 import type { EditRequest, EditResult } from './write/edit-types';
 import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
+import { isChangelogPath } from './config';
+import { normalizeNotePath } from './notes/paths';
+import type { IndexWorkers } from './search/index-pool';
 
 export type { LinkGraph, LintReport } from './notes/reader';
+export type { WatchState } from './watch/watcher';
 export type { RecoveryReport, StageHook } from './write/journal';
 
 /** How to open a vault: everything from outside (environment, clock, ids, file system, git) is passed in. */
@@ -50,6 +55,22 @@ export interface OpenVaultOptions {
    * crash tests stop the process there. lib/vault never reads the environment for it.
    */
   onStage?: StageHook;
+  /**
+   * Keep the vault's listing in memory with a file watcher, so that a search checks only the files
+   * that changed (long-lived processes: the MCP server, the dashboard). When the watcher cannot
+   * start or fails later, the vault falls back to comparing every file's stamp, says so once
+   * through `onWarning`, and `watchState()` tells why. One-shot commands leave it off: a walk is cheaper.
+   */
+  watch?: boolean;
+  /** Replaces the watcher's parts (tests pass a `subscribe` that fails, or a file-system probe). */
+  watcher?: Pick<WatcherOptions, 'subscribe' | 'unwatchable'>;
+  /** Told what the person running Lucid should know, once each (the file watcher fell back to polling). */
+  onWarning?: (message: string) => void;
+  /**
+   * Where the search index's worker threads are (see `IndexWorkers`): a large index build parses
+   * notes there. Null or absent: in this thread (slower, same index).
+   */
+  indexWorkers?: IndexWorkers | null;
 }
 
 /**
@@ -72,11 +93,20 @@ export class Vault {
   private searchIndex: SearchIndex | null = null;
   private commitIndex: CommitIndex | null = null;
   private lastSync = 0;
+  private watcher: VaultWatcher | null = null;
+  private watching: WatchState = { mode: 'off' };
+  /** Whether the search index was compared with every file since the watcher's listing went live. */
+  private searchPrimed = false;
+  private searchSyncs: Promise<unknown> = Promise.resolve();
+  private warn: (message: string) => void = () => undefined;
+  private readonly indexWorkers: IndexWorkers | null;
   /** What recovery did with edits dead writers left unfinished, oldest first (at open and under later locks). */
   readonly recoveries: RecoveryReport[] = [];
 
   /** Use {@link openVault}, which finds the repository and the person's name first. */
-  constructor(init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite' | 'onRecovered'> & { wallClock?: Clock }) {
+  constructor(
+    init: Omit<WriteContext, 'person' | 'stateDir' | 'reader' | 'afterWrite' | 'onRecovered'> & { wallClock?: Clock; indexWorkers?: IndexWorkers | null },
+  ) {
     this.root = init.root;
     this.repo = init.repo;
     this.layout = init.layout;
@@ -85,6 +115,7 @@ export class Vault {
     this.ids = init.ids;
     this.fs = init.fs;
     this.personName = init.personName;
+    this.indexWorkers = init.indexWorkers ?? null;
     this.reader = new NoteReader(init.root, init.layout, init.fs);
     this.writer = {
       ...init,
@@ -93,11 +124,15 @@ export class Vault {
       reader: this.reader,
       afterWrite: (path) => {
         this.reader.forget(path);
+        this.watcher?.touch(path);
         this.lastSync = 0;
       },
       onRecovered: (report) => {
         this.recoveries.push(report);
-        for (const path of report.paths) this.reader.forget(path);
+        for (const path of report.paths) {
+          this.reader.forget(path);
+          this.watcher?.touch(path);
+        }
         this.lastSync = 0;
       },
     };
@@ -159,9 +194,28 @@ export class Vault {
     return this.reader.linkResolver(files);
   }
 
-  /** The notes that link to `path`, with the line of each link. */
-  backlinks(path: string): Promise<{ from: string; line: number }[]> {
-    return this.reader.backlinks(path);
+  /**
+   * The notes that link to `path`, with the line of each link (0: front matter), by source path then
+   * line; the changelog's links are not backlinks. Read from the search index's links table after the
+   * usual change check, so it costs a lookup, not a parse of the vault.
+   */
+  async backlinks(path: string): Promise<{ from: string; line: number }[]> {
+    const target = normalizeNotePath(path);
+    if (this.searchStale()) await this.syncSearch();
+    else await this.searchSyncs;
+    return this.index()
+      .backlinks(target)
+      .filter((link) => !isChangelogPath(this.layout, link.from));
+  }
+
+  /**
+   * Every note whose front-matter `project` resolves to `projectPath` (the project note itself left
+   * out), by path, from the search index after the usual change check: no note is read.
+   */
+  async notesOfProject(projectPath: string): Promise<{ path: string; type: string | null }[]> {
+    if (this.searchStale()) await this.syncSearch();
+    else await this.searchSyncs;
+    return this.index().notesOfProject(normalizeNotePath(projectPath));
   }
 
   /** Every note's resolved links and the backlinks they make, computed once per state of the files on disk. */
@@ -181,15 +235,53 @@ export class Vault {
 
   /** Opens (and keeps open) the search index in `.lucid/`. */
   private index(): SearchIndex {
-    if (!this.searchIndex) this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'));
+    if (!this.searchIndex) {
+      const layout = this.layout;
+      const linkScope = { key: `changelog:${layout.changelog}:${layout.changelogArchive}`, leftOut: (path: string) => isChangelogPath(layout, path) };
+      this.searchIndex = SearchIndex.open(nodePath.join(this.stateDir(), 'search.sqlite'), { workers: this.indexWorkers, linkScope });
+    }
     return this.searchIndex;
   }
 
-  /** Brings the search index up to date with the files on disk (notices edits made outside Lucid). */
-  async syncSearch(): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
-    const result = await syncSearchIndex(this.index(), this.reader);
+  /**
+   * Brings the search index up to date with the files on disk (notices edits made outside Lucid).
+   * With a live file watcher only the files it saw change are compared (nothing at all when none
+   * did); without, every file's stamp is. Calls run one after another.
+   */
+  syncSearch(): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
+    const run = () => this.syncSearchNow();
+    const result = this.searchSyncs.then(run);
+    this.searchSyncs = result.catch(() => undefined);
+    return result;
+  }
+
+  private async syncSearchNow(): Promise<{ added: number; updated: number; removed: number; unchanged: number }> {
+    const watcher = this.watcher?.live ? this.watcher : null;
+    if (!watcher) {
+      const result = await syncSearchIndex(this.index(), this.reader);
+      this.lastSync = this.clock().getTime();
+      return result;
+    }
+    let result = { added: 0, updated: 0, removed: 0, unchanged: 0 };
+    // A change applied between taking the changed paths and reading the listing would be compared
+    // with a stamp it does not have: the sync runs again until the listing held still through one.
+    for (let round = 0; round < 5; round++) {
+      const primed = this.searchPrimed;
+      const { changed, generation } = await watcher.takeChanged();
+      if (primed && changed.size === 0) break;
+      this.searchPrimed = false;
+      result = await syncSearchIndex(this.index(), this.reader, primed ? changed : null);
+      this.searchPrimed = watcher.live;
+      if (watcher.generation === generation) break;
+    }
     this.lastSync = this.clock().getTime();
     return result;
+  }
+
+  /** Whether a search must bring the index up to date first. */
+  private searchStale(): boolean {
+    if (this.watcher?.live) return !this.searchPrimed || !this.watcher.idle;
+    return this.clock().getTime() - this.lastSync > 1000;
   }
 
   /**
@@ -200,16 +292,64 @@ export class Vault {
    * folder filter asks for them). Whole words only: `prefix` is for a person typing in the dashboard.
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    if (this.clock().getTime() - this.lastSync > 1000) await this.syncSearch();
+    if (this.searchStale()) await this.syncSearch();
+    else await this.searchSyncs;
     return this.index().search(query, { systemPrefixes: [...systemPrefixes(this.layout), this.layout.agents], ...options });
   }
 
-  /** Closes the indexes (tests and short-lived CLI runs). */
-  close(): void {
+  /** Closes the indexes and stops the file watcher (tests and short-lived CLI runs); no handle is left open. */
+  async close(): Promise<void> {
     this.searchIndex?.close();
     this.searchIndex = null;
     this.commitIndex?.close();
     this.commitIndex = null;
+    const watcher = this.watcher;
+    this.watcher = null;
+    this.reader.setListingSource(null);
+    if (watcher) {
+      this.watching = { mode: 'off' };
+      await watcher.close();
+    }
+  }
+
+  /** How this vault notices edits made outside Lucid (see {@link WatchState}). */
+  watchState(): WatchState {
+    return { ...this.watching };
+  }
+
+  /**
+   * Starts the file watcher ({@link OpenVaultOptions.watch}); when it cannot start, or fails later,
+   * falls back to comparing every file's stamp and says why once through `onWarning`.
+   */
+  async startWatching(options: Pick<OpenVaultOptions, 'watcher' | 'onWarning'> = {}): Promise<WatchState> {
+    if (options.onWarning) this.warn = options.onWarning;
+    if (this.watcher) return this.watchState();
+    const started = await VaultWatcher.start(this.root, this.fs, {
+      ...options.watcher,
+      onFailure: (reason) => {
+        if (this.watcher === started) this.fallBack(reason);
+      },
+    });
+    if (!(started instanceof VaultWatcher)) {
+      this.fallBack(started.reason);
+      return this.watchState();
+    }
+    this.watcher = started;
+    this.watching = { mode: 'watching' };
+    this.searchPrimed = false;
+    this.reader.setListingSource(() => (started.live ? started.listing() : null));
+    return this.watchState();
+  }
+
+  private fallBack(reason: string): void {
+    this.watcher = null;
+    this.reader.setListingSource(null);
+    this.searchPrimed = false;
+    this.lastSync = 0;
+    this.watching = { mode: 'polling', reason };
+    this.warn(
+      `Not watching ${this.root} for changes: ${reason}. Searches check every file's stamp instead (at most once a second), which is slower on a big vault.`,
+    );
   }
 
   /** The commit index, brought up to date with HEAD. */
@@ -301,11 +441,17 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     personEmail: email,
     lockOptions: options.lock ?? {},
     onStage: options.onStage,
+    // The workers' fallback is said where the watcher's is, when the caller did not choose elsewhere.
+    indexWorkers:
+      options.indexWorkers && !options.indexWorkers.onFallback && options.onWarning
+        ? { ...options.indexWorkers, onFallback: options.onWarning }
+        : options.indexWorkers,
   });
   // An edit a dead writer left unfinished is finished or undone before anything is read. A live
   // writer holding the lock recovers it itself; a failure here leaves it to the next writer.
   await vault.recover().catch(() => undefined);
   await sweepScratch(vault, (options.wallClock ?? systemClock)()).catch(() => undefined);
+  if (options.watch) await vault.startWatching(options);
   return vault;
 }
 

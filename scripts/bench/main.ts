@@ -15,8 +15,11 @@ import Database from 'better-sqlite3';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
+import { freshBuild } from '../../bin/compiled.mjs';
 import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
-import { compareRatios, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+import { dashboardSampling, everyPage, getPage, longestHistorySkill } from './pages';
+import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+import { applyTargets, readExplanations, summaryLine } from './targets';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,12 +28,15 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     keep: { type: 'boolean', default: false },
     only: { type: 'string' },
+    pages: { type: 'string' },
   },
 });
 const SECTIONS = ['index', 'search', 'library', 'write', 'cli', 'dashboard'];
 /** `--only index,search`: run some sections (while working on one path); a full run for the record. */
 const only = new Set(args.only ? args.only.split(',') : SECTIONS);
 const NOTES = args.large ? 50_000 : 10_000;
+/** `--pages all` (always with `--large`): the dashboard section measures every page of app/, not only its own list. */
+const ALL_PAGES = args.large || args.pages === 'all';
 const BIN = path.join(REPO_ROOT, 'bin', 'lucid');
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LUCID_USER: 'Bench Person', NEXT_TELEMETRY_DISABLED: '1' };
 const rows: ResultRow[] = [];
@@ -161,8 +167,28 @@ function mostEditedNote(root: string): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
 }
 
-function openBenchVault(root: string): Promise<Vault> {
-  return openVault({ root, env: GIT_ENV, fallbackUser: 'Bench Person' });
+/**
+ * `watch`: as the long-lived processes open it (the MCP server, the dashboard): a file watcher keeps
+ * the listing. The index build parses in worker threads, as `lucid` does; from the sources, through
+ * tsx's require hook.
+ */
+async function openBenchVault(root: string, watch = false): Promise<Vault> {
+  const vault = await openVault({
+    root,
+    env: GIT_ENV,
+    fallbackUser: 'Bench Person',
+    watch,
+    onWarning: (message) => say(`warning: ${message}`),
+    indexWorkers: { script: path.join(REPO_ROOT, 'lib', 'vault', 'search', 'index-worker-tsx.cjs') },
+  });
+  if (watch && vault.watchState().mode !== 'watching')
+    say(`the file watcher is not running (${vault.watchState().reason}): the figures below are the fallback's`);
+  return vault;
+}
+
+/** A word no note of the generated vault holds, different for each `n` (letters only: the tokenizer keeps it whole). */
+function markWord(n: number): string {
+  return `zqmark${[...n.toString(26)].map((c) => String.fromCharCode(97 + Number.parseInt(c, 26))).join('')}`;
 }
 
 async function measureIndex(root: string, manifest: VaultManifest): Promise<void> {
@@ -183,30 +209,49 @@ async function measureIndex(root: string, manifest: VaultManifest): Promise<void
   );
   rows.push(row('cold index build (median)', 'ms', median(cold.a), 'read, hash, scan and store every note in a plain SQLite table', median(cold.b)));
 
-  const vault = await openBenchVault(root);
-  await vault.syncSearch();
+  // Re-index is timed from the change on disk to the index answering with it: with the file watcher
+  // (as the MCP server and the dashboard run) that is the event's arrival, the stat of the paths it
+  // names and the sync of those notes; a search polls for the changed notes' new word every ms.
+  const watched = await openBenchVault(root, true);
+  await watched.syncSearch();
   let changed = 0;
-  const changeNotes = (count: number) => {
+  let marks = 0;
+  const changeNotes = (count: number, word: string) => {
     for (let k = 0; k < count; k += 1)
-      appendFileSync(path.join(root, manifest.plain[changed++ % manifest.plain.length]), `\nEdited outside Lucid ${changed}.\n`);
+      appendFileSync(path.join(root, manifest.plain[changed++ % manifest.plain.length]), `\nEdited outside Lucid ${changed}: ${word}.\n`);
   };
-  say('Re-index after a change on disk (1 note × 31, 100 notes × 31)…');
+  const untilIndexed = async (word: string, count: number) => {
+    while ((await watched.search(word, { limit: 200 })).length < count) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+  say('Re-index after a change on disk, until search answers with it (1 note × 31, 100 notes × 31)…');
   for (const [count, n] of [
     [1, 31],
     [100, 31],
   ] as const) {
     const s = await interleave(
       n,
-      () => vault.syncSearch(),
+      () => untilIndexed(markWord(marks), count),
       () => run('git', ['status', '--porcelain'], root),
-      { warmup: 1, prepare: () => changeNotes(count) },
+      { warmup: 1, prepare: (_i, which) => changeNotes(count, which === 'a' ? markWord(++marks) : 'unmarked') },
     );
     rows.push(row(`re-index ${count} changed note${count > 1 ? 's' : ''} (median)`, 'ms', median(s.a), 'git status --porcelain (same change)', median(s.b)));
   }
   run('git', ['add', '-A'], root);
   run('git', ['commit', '-q', '-m', 'bench: edits made outside Lucid'], root);
+  await watched.syncSearch();
+  say('Change check with nothing changed, watching and not (31 samples each)…');
+  const quiet = await interleave(
+    31,
+    () => watched.syncSearch(),
+    () => run('git', ['status', '--porcelain'], root),
+    { warmup: 1 },
+  );
+  rows.push(row('change check, nothing changed, watching (median)', 'ms', median(quiet.a), 'git status --porcelain', median(quiet.b)));
+  await watched.close();
+  // Without the watcher (a one-shot CLI verb, or a server whose watcher could not start): the walk
+  // of the vault and the comparison of every stamp with the index's.
+  const vault = await openBenchVault(root);
   await vault.syncSearch();
-  say('Change check with nothing changed (31 samples)…');
   const idle = await interleave(
     31,
     () => vault.syncSearch(),
@@ -214,11 +259,11 @@ async function measureIndex(root: string, manifest: VaultManifest): Promise<void
     { warmup: 1 },
   );
   rows.push(row('change check, nothing changed (median)', 'ms', median(idle.a), 'git status --porcelain', median(idle.b)));
-  vault.close();
+  await vault.close();
 }
 
 async function measureLibrary(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
-  const vault = await openBenchVault(root);
+  const vault = await openBenchVault(root, true);
   await vault.syncSearch();
   await vault.commits();
   const questions = manifest.questions;
@@ -294,7 +339,7 @@ async function measureLibrary(root: string, manifest: VaultManifest, rg: string 
     { warmup: 2 },
   );
   rows.push(row('history of the most edited note (median)', 'ms', median(history.a), 'git log --follow -p -- <path>', median(history.b)));
-  vault.close();
+  await vault.close();
 }
 
 interface Mcp {
@@ -349,6 +394,10 @@ async function measureWrites(root: string, manifest: VaultManifest): Promise<voi
 async function measureCli(): Promise<void> {
   say('CLI start (15 samples)…');
   const node = (argv: string[]) => () => run(process.execPath, argv, REPO_ROOT);
+  // A stale build is compiled again by the first start; one that cannot be would be timed from the sources.
+  node([BIN, '--version'])();
+  const build = freshBuild(REPO_ROOT);
+  if (!build.fresh) say(`The compiled CLI is not in use (${build.why}): lucid --help is timed from the TypeScript sources.`);
   const s = await interleave(15, node([BIN, '--help']), node(['-e', '0']), { warmup: 1 });
   rows.push(row('lucid --help (median)', 'ms', median(s.a), 'node -e 0', median(s.b)));
 }
@@ -401,7 +450,7 @@ function bareNodeRss(): number {
   return Number(out) / 1024;
 }
 
-async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void> }> {
+async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void>; output: () => string }> {
   const port = await freePort();
   const token = randomBytes(24).toString('base64url');
   const child = spawn(process.execPath, [BIN, 'serve', '--vault', root, '--port', String(port), '--no-build'], {
@@ -428,7 +477,8 @@ async function startServer(root: string): Promise<{ child: ChildProcess; port: n
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   };
-  return { child, port, cookie, stop };
+  // What the server printed, so a failed page's row carries the server's reason.
+  return { child, port, cookie, stop, output: () => output };
 }
 
 async function measureDashboard(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
@@ -438,6 +488,7 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   const hub = manifest.hubs[0];
   const question = manifest.questions[0];
   const history = ['log', '--follow', '-p', '--', hub.path];
+  const skill = longestHistorySkill((argv) => run('git', argv, root));
   // Pages that exist; a later page adds a line here with the baseline that stands for its work.
   // The first request after start reads the vault; the overview comes first, so its baseline is reading every note.
   const pages: { name: string; url: string; baseline: string; run: () => unknown; first?: { baseline: string; run: () => unknown } }[] = [
@@ -461,9 +512,23 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
       run: rgSearch(rg, root, question) ?? (() => undefined),
     },
     { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
+    // The page shows every version of the skill (each one's text read for its version number), its
+    // current text and one diff: git's own account of the same is the file's history with every patch.
+    ...(skill
+      ? [
+          {
+            name: 'page /skills/<skill with the longest history>',
+            url: `/skills/${encodeURIComponent(skill)}`,
+            baseline: 'git log --follow -p -- <skill path>',
+            run: () => run('git', ['log', '--follow', '-p', '--', `skills/${skill}.md`], root),
+          },
+        ]
+      : []),
   ];
-  const starts = 7;
-  const warmPerStart = 24;
+  if (ALL_PAGES) pages.push(...everyPage(root, pages, GIT_LOG_PAGE));
+  const { starts, warmPerStart, timeoutMs } = dashboardSampling(args.large);
+  // A page that fails or does not answer in time is recorded as failed; the others are still measured.
+  const failed = new Map<string, string>();
   const first = new Map<string, { a: number[]; b: number[] }>();
   const warm = new Map<string, { a: number[]; b: number[] }>();
   const rss: number[] = [];
@@ -472,24 +537,30 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
     say(`Dashboard: server start ${s + 1} of ${starts}, ${pages.length} pages × (1 first + ${warmPerStart} warm)…`);
     const server = await startServer(root);
     try {
-      const get = (url: string) => async () => {
-        const response = await fetch(`http://127.0.0.1:${server.port}${url}`, { headers: { cookie: server.cookie } });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+      const get = (url: string) => () => getPage(server.port, url, server.cookie, timeoutMs);
+      const live = () => pages.filter((page) => !failed.has(page.name));
+      const attempt = async (page: (typeof pages)[number], measure: () => Promise<void>) => {
+        const since = server.output().length;
+        await measure().catch((error: Error) => failed.set(page.name, `${error.message}${serverSaid(server.output().slice(since))}`));
       };
-      for (const page of pages) {
-        const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
-        const f = first.get(page.name) ?? { a: [], b: [] };
-        f.a.push(...t.a);
-        f.b.push(...t.b);
-        first.set(page.name, f);
+      for (const page of live()) {
+        await attempt(page, async () => {
+          const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
+          const f = first.get(page.name) ?? { a: [], b: [] };
+          f.a.push(...t.a);
+          f.b.push(...t.b);
+          first.set(page.name, f);
+          if (ALL_PAGES) say(`  ${page.name}: ${(t.a[0] / 1000).toFixed(1)} s`);
+        });
       }
-      for (const page of pages) {
-        const t = await interleave(warmPerStart, get(page.url), page.run, { warmup: 1 });
-        const w = warm.get(page.name) ?? { a: [], b: [] };
-        w.a.push(...t.a);
-        w.b.push(...t.b);
-        warm.set(page.name, w);
+      for (const page of live()) {
+        await attempt(page, async () => {
+          const t = await interleave(warmPerStart, get(page.url), page.run, { warmup: 1 });
+          const w = warm.get(page.name) ?? { a: [], b: [] };
+          w.a.push(...t.a);
+          w.b.push(...t.b);
+          warm.set(page.name, w);
+        });
       }
       rss.push(treePeakRss(server.child.pid!));
       rssBase.push(bareNodeRss());
@@ -499,22 +570,43 @@ async function measureDashboard(root: string, manifest: VaultManifest, rg: strin
   }
   const canRatio = (page: (typeof pages)[number]) => rg !== null || !page.baseline.startsWith('rg');
   for (const page of pages) {
-    const f = first.get(page.name)!;
+    // A page that failed in one start keeps the samples of the others, each row with the failure.
+    const error = failed.get(page.name);
+    if (error) say(`Dashboard: ${page.name} failed: ${error}`);
+    const mark = (r: ResultRow): ResultRow => (error ? { ...r, error } : r);
+    const f = first.get(page.name);
+    const w = warm.get(page.name);
     rows.push(
-      row(
-        `${page.name}, first request after start (median of ${starts})`,
-        'ms',
-        median(f.a),
-        canRatio(page) ? (page.first?.baseline ?? page.baseline) : null,
-        canRatio(page) ? median(f.b) : null,
-      ),
+      f
+        ? mark(
+            row(
+              `${page.name}, first request after start (median of ${f.a.length})`,
+              'ms',
+              median(f.a),
+              canRatio(page) ? (page.first?.baseline ?? page.baseline) : null,
+              canRatio(page) ? median(f.b) : null,
+            ),
+          )
+        : failedRow(`${page.name}, first request after start`, 'ms', error ?? 'no sample'),
     );
-    rows.push(...percentileRows(`${page.name}, warm`, warm.get(page.name)!, canRatio(page) ? page.baseline : null));
+    rows.push(
+      ...(w
+        ? percentileRows(`${page.name}, warm`, w, canRatio(page) ? page.baseline : null).map(mark)
+        : ['warm p50', 'warm p95'].map((what) => failedRow(`${page.name}, ${what}`, 'ms', error ?? 'no sample'))),
+    );
   }
   rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));
 }
 
+/** The server's last error lines, for a failed page's row ('' when it printed none). */
+function serverSaid(output: string): string {
+  const lines = output.split('\n').filter((l) => /error|Error|heap|killed|ENOMEM|ETIMEDOUT/.test(l));
+  return lines.length ? ` (the server said: ${lines.slice(-3).join(' / ').slice(0, 600)})` : '';
+}
+
 function finish(manifest: VaultManifest): void {
+  const targets = applyTargets(rows, NOTES, readExplanations(path.join(REPO_ROOT, 'bench', 'explanations.json')));
+  rows.splice(0, rows.length, ...targets.rows);
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim();
   const dirty =
@@ -547,12 +639,14 @@ function finish(manifest: VaultManifest): void {
     const docPath = path.join(REPO_ROOT, 'docs', 'performance.md');
     const doc = readFileSync(docPath, 'utf8');
     const marker = '<!-- runs: newest first; `npm run bench -- --record` adds a section here -->';
-    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n${comparisonText}`;
+    const section = `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${commit}${dirty ? ' (with uncommitted changes)' : ''}\n\nMachine: ${machine()}. Vault: ${manifest.notes.toLocaleString('en')} notes, ${manifest.wikilinks.toLocaleString('en')} wikilinks, ${manifest.commits.toLocaleString('en')} commits. Run took ${minutes} min.\n\n${table}\n\n${summaryLine(targets.summary)}\n${comparisonText}`;
     writeFileSync(docPath, doc.includes(marker) ? doc.replace(marker, `${marker}\n\n${section}`) : `${doc}\n${marker}\n\n${section}`);
     // The project's formatter lays out markdown tables too; `npm test` fails on an unformatted file.
     spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'format', '--write', docPath], { stdio: 'ignore' });
     say('Added this run to docs/performance.md.');
   }
+  for (const name of targets.summary.unexplained) say(`Missed, with no why in bench/explanations.json: ${name}`);
+  say(summaryLine(targets.summary));
 }
 
 await main();

@@ -1,17 +1,25 @@
 /** The benchmark's arithmetic: percentiles, interleaved sampling, and the table of ratios. */
+import { describeTarget, type Target } from './targets';
 
 /** One line of bench/results.json. */
 export interface ResultRow {
   name: string;
-  value: number;
+  /** null when the figure could not be measured at all (a page that failed; `error` says how). */
+  value: number | null;
   unit: string;
   /** What the baseline is, in words (the command or code it times). */
   baseline: string | null;
   baseline_value: number | null;
   /** value / baseline_value; null when the baseline could not be measured (e.g. no ripgrep). */
   ratio: number | null;
-  target: number | null;
+  /** Issue 18's target for this figure (scripts/bench/targets.ts); null when it has none. */
+  target: Target | null;
+  /** Whether the target is met; null without a target or when the figure has no baseline. */
   met: boolean | null;
+  /** Why a missed target is missed (bench/explanations.json), present only when met is false. */
+  why?: string | null;
+  /** What went wrong when the figure could not be measured. */
+  error?: string;
 }
 
 /** The `p`-th percentile (0..100) by nearest rank; NaN for no samples. */
@@ -91,6 +99,11 @@ export function row(name: string, unit: string, value: number, baseline: string 
   };
 }
 
+/** A figure that could not be measured (e.g. a page that did not answer), with the reason. */
+export function failedRow(name: string, unit: string, error: string): ResultRow {
+  return { name, value: null, unit, baseline: null, baseline_value: null, ratio: null, target: null, met: null, error };
+}
+
 /** p50 and p95 rows of sampled figures: each percentile of the value beside the same percentile of its baseline. */
 export function percentileRows(name: string, samples: { a: number[]; b: number[] }, baseline: string | null): ResultRow[] {
   const b = baseline && samples.b.length > 0 ? samples.b : null;
@@ -102,13 +115,15 @@ function round(value: number, digits = 1): number {
   return Math.round(value * f) / f;
 }
 
-/** The results as a markdown table. */
+/** The results as a markdown table, with each figure's target and whether it is met. */
 export function formatTable(rows: readonly ResultRow[]): string {
-  const lines = ['| figure | value | baseline | baseline value | ratio |', '|---|--:|---|--:|--:|'];
+  const lines = ['| figure | value | baseline | baseline value | ratio | target | met |', '|---|--:|---|--:|--:|---|---|'];
+  const met = (r: ResultRow) => (r.target === null ? '' : r.met === null ? 'not measured' : r.met ? 'yes' : 'no');
   for (const r of rows) {
     const unit = (v: number | null) => (v === null ? '–' : `${v} ${r.unit}`);
+    const value = r.value === null ? `failed: ${(r.error ?? 'no figure').replace(/\|/g, '\\|')}` : unit(r.value);
     lines.push(
-      `| ${r.name} | ${unit(r.value)} | ${r.baseline === null ? 'none' : `\`${r.baseline.replace(/\|/g, '\\|')}\``} | ${unit(r.baseline_value)} | ${r.ratio === null ? '–' : r.ratio.toFixed(2)} |`,
+      `| ${r.name} | ${value} | ${r.baseline === null ? 'none' : `\`${r.baseline.replace(/\|/g, '\\|')}\``} | ${unit(r.baseline_value)} | ${r.ratio === null ? '–' : r.ratio.toFixed(2)} | ${describeTarget(r.target, r.unit)} | ${met(r)} |`,
     );
   }
   return lines.join('\n');

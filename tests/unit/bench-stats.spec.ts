@@ -65,10 +65,10 @@ describe("the benchmark's arithmetic", () => {
   it('prints a markdown table with a dash where there is no baseline', () => {
     const table = formatTable([row('search p50', 'ms', 30, 'rg -e a|b', 12), row('rss', 'MB', 300, null, null)]);
     expect(table.split('\n')).toEqual([
-      '| figure | value | baseline | baseline value | ratio |',
-      '|---|--:|---|--:|--:|',
-      '| search p50 | 30 ms | `rg -e a\\|b` | 12 ms | 2.50 |',
-      '| rss | 300 MB | none | – | – |',
+      '| figure | value | baseline | baseline value | ratio | target | met |',
+      '|---|--:|---|--:|--:|---|---|',
+      '| search p50 | 30 ms | `rg -e a\\|b` | 12 ms | 2.50 |  |  |',
+      '| rss | 300 MB | none | – | – |  |  |',
     ]);
   });
 

@@ -2,32 +2,31 @@ import { isChangelogPath } from '../config';
 import { SNAPSHOT_SUBJECT } from '../init';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
-import { type StatusEntry, vaultStatus } from '../git/status';
+import type { StatusEntry } from '../git/status';
 import { formatTime } from '../ids';
-import { isNoteFile, basenameOf } from '../notes/paths';
+import { isNoteFile } from '../notes/paths';
 import { readConfined } from '../write/confine';
 import { maskSecrets } from '../write/secrets';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
-import type { Note } from '../notes/note';
+import type { NoteLookup } from './note-lookup';
+import { peopleCommits, previousSession, timeOf } from './since-when';
+import { uncommittedNotes } from './worktree-status';
 import type { Correction, NoteCorrections, SinceLastSession } from './contract';
 
 /**
- * What people did to the vault since an agent's last session, read from the commit index and one
- * `git status` (never a walk of the history): their commits with their own words, reverts (Lucid's
+ * What people did to the vault since an agent's last session, read from the commit index and a
+ * `git status` of the notes that can have changed (never a walk of the history, nor of every note): their commits with their own words, reverts (Lucid's
  * and plain `git revert`), inbox proposals they rejected, deleted or moved, edits saved on disk and
  * not committed yet, and imports of many files, one line each.
  */
 
-const NO_SESSION_WINDOW_DAYS = 14;
 const MAX_NOTES = 20;
 const MAX_CHANGES = 5;
 const MAX_LINES = 12;
 const MAX_LINE_LENGTH = 200;
 const MAX_REASON = 1000;
 const MAX_IMPORTS = 5;
-/** People's commits read at most; the rest are counted. */
-const MAX_SCANNED = 1000;
 /** Inbox items whose proposal is read from git at most (one `git show` each); the rest are counted. */
 const MAX_PROPOSALS = 60;
 /** A person's commit that only adds notes, at least this many, is an import (a root commit always is). */
@@ -116,18 +115,18 @@ interface Uncommitted {
   mtime: number;
 }
 
-/** The vault's notes (and inbox items) that differ from HEAD on disk or in the index, the newest saved first. */
-async function uncommittedFiles(vault: Vault): Promise<Uncommitted[]> {
+/** The vault's notes (and inbox items) that differ from HEAD on disk or in the index, the newest saved first (mtimes from the listing). */
+async function uncommittedFiles(lookup: NoteLookup, index: CommitIndex): Promise<Uncommitted[]> {
   let entries: StatusEntry[];
   try {
-    entries = await vaultStatus(vault.repo, { renames: false });
+    entries = await uncommittedNotes(lookup, index);
   } catch {
     return [];
   }
   const out: Uncommitted[] = [];
   for (const { path, status } of entries) {
-    if (!isNoteFile(path) || isChangelogPath(vault.layout, path)) continue;
-    out.push({ path, status, mtime: status === 'deleted' ? 0 : await mtimeOf(vault, path) });
+    if (isChangelogPath(lookup.vault.layout, path)) continue;
+    out.push({ path, status, mtime: status === 'deleted' ? 0 : (lookup.file(path)?.mtimeMs ?? 0) });
   }
   return out.sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path));
 }
@@ -146,16 +145,12 @@ type Proposal = NonNullable<Correction['proposal']>;
  * the last 14 days when it has none: grouped by note, the note changed most recently first, each
  * change newest first with who, when and their words, every cut counted.
  */
-export async function sinceLastSession(vault: Vault, input: { slug: string; now: Date; excludeSession?: string; notes?: Note[] }): Promise<SinceLastSession> {
+export async function sinceLastSession(lookup: NoteLookup, input: { slug: string; now: Date; excludeSession?: string }): Promise<SinceLastSession> {
+  const { vault } = lookup;
   const actor = `agent:${input.slug}`;
-  const notes = input.notes ?? (await vault.listNotes());
-  let previous: Note | null = null;
-  for (const n of notes) {
-    if (n.lucidType !== 'session' || n.frontmatter.agent !== input.slug || basenameOf(n.path) === input.excludeSession) continue;
-    if (!previous || (timeOf(n.frontmatter.ended) || 0) > (timeOf(previous.frontmatter.ended) || 0)) previous = n;
-  }
-  const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
   const index = await vault.commits();
+  const previous = await previousSession(lookup, index, input);
+  const previousEnd = previous ? timeOf(previous.frontmatter.ended) : Number.NaN;
   const { commits, more: moreCommits } = peopleCommits(index, previous, previousEnd, input.now);
 
   const groups = new Map<string, Group>();
@@ -204,7 +199,7 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
 
   // First what is on disk and not committed yet: the newest saved first.
   const now = formatTime(input.now);
-  const uncommitted = await uncommittedFiles(vault);
+  const uncommitted = await uncommittedFiles(lookup, index);
   const dirty = new Set(uncommitted.map((u) => u.path));
   const movedTo = await uncommittedMoves(vault, uncommitted, isInbox);
   for (const u of uncommitted) {
@@ -318,11 +313,12 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     }
   }
 
-  const present = new Set(notes.map((n) => n.path));
+  const committed = index.committedBy(actor, [...groups.keys()]);
   const corrections: NoteCorrections[] = [];
   for (const group of groups.values()) {
-    const wrote = group.proposedByYou || index.historyOf(group.path, 100).some((c) => c.actor === actor);
-    corrections.push({ path: group.path, exists: present.has(group.path), yours: wrote, changes: group.changes, more_changes: group.more });
+    const wrote = group.proposedByYou || committed.has(group.path);
+    const exists = lookup.file(group.path) !== undefined && isNoteFile(group.path);
+    corrections.push({ path: group.path, exists, yours: wrote, changes: group.changes, more_changes: group.more });
   }
   return {
     since: Number.isFinite(previousEnd) ? formatTime(new Date(previousEnd)) : null,
@@ -333,24 +329,6 @@ export async function sinceLastSession(vault: Vault, input: { slug: string; now:
     imports,
     more_imports: moreImports,
   };
-}
-
-/**
- * People's commits to report, newest first: those after the previous session's first commit (its
- * place in the history, so a wrong clock cannot hide or repeat a correction, and a correction made
- * while it ran still counts), else since its end, else the last 14 days; at most 1,000, and how
- * many more there were.
- */
-function peopleCommits(index: CommitIndex, previous: Note | null, previousEnd: number, now: Date): { commits: CommitRecord[]; more: number } {
-  const session = previous ? basenameOf(previous.path) : null;
-  const own = session ? index.list({ session, limit: 1000 }) : [];
-  const marker = own.length > 0 ? own[own.length - 1] : null;
-  const query = marker
-    ? { people: true, afterSeq: marker.seq }
-    : { people: true, since: Math.floor((Number.isFinite(previousEnd) ? previousEnd : now.getTime() - NO_SESSION_WINDOW_DAYS * 86_400_000) / 1000) };
-  const commits = index.list({ ...query, limit: MAX_SCANNED });
-  const more = commits.length < MAX_SCANNED ? 0 : index.countWhere(query) - commits.length;
-  return { commits, more };
 }
 
 /**
@@ -412,18 +390,4 @@ async function editLines(vault: Vault, sha: string, path: string): Promise<{ lin
     `:(literal)${path}`,
   ]).catch(() => '');
   return changedLines(patch);
-}
-
-/** When the file was last saved (its own time, never a link's target's), or 0. */
-async function mtimeOf(vault: Vault, path: string): Promise<number> {
-  try {
-    return (await vault.fs.lstat(`${vault.root}/${path}`)).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-function timeOf(value: unknown): number {
-  if (typeof value !== 'string') return Number.NaN;
-  return Date.parse(value);
 }

@@ -1,11 +1,12 @@
 import { isChangelogPath } from '../config';
 import { oneLine } from '../git/changelog';
-import type { LinkResolver } from '../notes/links';
 import type { Note } from '../notes/note';
 import { basenameOf } from '../notes/paths';
+import type { SearchHit } from '../search/search-index';
 import type { Vault } from '../vault';
 import type { ReadFirstItem } from './contract';
-import { firstHeading, resolveLinkValue, type ProjectFinding } from './session-context';
+import type { NoteLookup } from './note-lookup';
+import { firstHeading, type ProjectFinding } from './session-context';
 import { informativeTerms, overlap, stem, termsOf, wordsByStem } from './task-terms';
 
 /** The most notes start_session lists to read first. */
@@ -13,6 +14,11 @@ const READ_FIRST_MAX = 12;
 /** The most of each kind; ordinary notes from search fill what is left, up to {@link MAX_SEARCHED}. */
 const MAX = { projects: 2, decisions: 3, sessions: 3, skills: 2 } as const;
 const MAX_SEARCHED = 4;
+/**
+ * How many sessions on a similar task search is asked for (and how many of those are read whatever
+ * their title), and how many of the project's newest sessions are read to find its last two.
+ */
+const SEARCHED = { sessions: 12, sessionsRead: 3, projectSessions: 4 } as const;
 const MAX_NEXT_STEPS = 5;
 /** How much of a session's summary is read: it is shown cut to 400 characters. */
 const MAX_SUMMARY_SCAN = 4_000;
@@ -30,14 +36,23 @@ export interface ReadFirstResult {
  * decisions (newest first), the last sessions on the project and earlier sessions whose task shares
  * enough of this task's informative terms (the newest of them with its summary and next steps
  * inline), the skills whose trigger fits, and the notes search ranks best for the task, with or
- * without a Lucid type. The inbox, the changelog and AGENTS.md are never listed.
+ * without a Lucid type. The inbox, the changelog and AGENTS.md are never listed. The candidates
+ * come from the search index (a project's decisions and sessions by the project the index resolved
+ * for each note) and, for skills, the skills folder; only those are read, never every note.
+ * `hits`: the task's search, best first.
  */
 export async function readFirst(
-  vault: Vault,
-  input: { task: string; project: ProjectFinding; excludeSession?: string; notes?: Note[]; resolver?: LinkResolver },
+  lookup: NoteLookup,
+  input: {
+    task: string;
+    project: ProjectFinding;
+    excludeSession?: string;
+    hits: readonly SearchHit[];
+    /** The task's search with more hits (the first ones the same), asked for when `hits` leave room. */
+    moreHits?: () => Promise<readonly SearchHit[]>;
+  },
 ): Promise<ReadFirstResult> {
-  const notes = input.notes ?? (await vault.listNotes());
-  const resolver = input.resolver ?? (await vault.linkResolver());
+  const { vault } = lookup;
   const items: ReadFirstItem[] = [];
   const hints: string[] = [];
   const listed = new Set<string>();
@@ -54,10 +69,11 @@ export async function readFirst(
   if (match) push(match.note, match.why);
   for (const other of alsoNamed.slice(0, MAX.projects - (match ? 1 : 0))) push(other.note, other.why);
 
+  // Every note of the project, by the project the index resolved for each: none is read here.
+  const projectHits = project ? await lookup.ofProject(project.path) : [];
   if (project) {
-    const decisions = notes
-      .filter((n) => n.lucidType === 'decision' && resolveLinkValue(resolver, n.frontmatter.project, n.path) === project.path)
-      .filter((n) => n.frontmatter.status !== 'superseded')
+    const decisions = (await lookup.notes(projectHits.filter((h) => h.type === 'decision').map((h) => h.path)))
+      .filter((n) => n.lucidType === 'decision' && n.frontmatter.status !== 'superseded')
       .sort((a, b) => String(b.frontmatter.date ?? '').localeCompare(String(a.frontmatter.date ?? '')) || a.path.localeCompare(b.path));
     for (const d of decisions.slice(0, MAX.decisions)) {
       push(d, `a current decision of ${projectName} (${String(d.frontmatter.status)}, ${String(d.frontmatter.date)})`);
@@ -76,9 +92,13 @@ export async function readFirst(
       .slice(0, max)
       .map((t) => taskWords.get(t) ?? t)
       .join(', ');
-  addSessions(notes, { project, projectName, taskTerms, said, excludeSession: input.excludeSession, resolver }, push);
+  // The informative words as written: the index stems them its own way.
+  const query = [...taskTerms].map((t) => taskWords.get(t) ?? t).join(' ');
+  await addSessions(lookup, { project, projectName, projectHits, taskTerms, query, said, excludeSession: input.excludeSession }, push);
 
-  const skills = notes
+  // Skills are few and live in their folder: read once, then kept while unchanged.
+  const skillPaths = lookup.files.filter((f) => f.path.startsWith(`${vault.layout.skills}/`) && f.path.toLowerCase().endsWith('.md')).map((f) => f.path);
+  const skills = (await lookup.notes(skillPaths))
     .filter(
       (n) =>
         n.lucidType === 'skill' &&
@@ -98,22 +118,30 @@ export async function readFirst(
   }
 
   const room = Math.min(MAX_SEARCHED, READ_FIRST_MAX - items.length);
-  if (room > 0) {
-    const byPath = new Map(notes.map((n) => [n.path, n]));
-    const hits = await vault.search(input.task, { limit: 20 });
-    let added = 0;
-    for (const [i, hit] of hits.entries()) {
-      if (added >= room) break;
-      const note = byPath.get(hit.path);
-      if (!note || listed.has(note.path) || !isOrdinary(note, vault)) continue;
-      const { shared, covers } = overlap(taskTerms, termsOfNote(note));
-      if (!covers) continue;
-      push(note, `search ranks it ${i + 1} for the task; it has ${said(shared, 5)}`);
-      added += 1;
-    }
+  let added = 0;
+  let hits = input.hits;
+  for (let i = 0; added < room; i += 1) {
+    // The first hits of the task's search usually fill the room; the next ones are asked for only when not.
+    if (i === hits.length && hits.length === input.hits.length && input.moreHits) hits = await input.moreHits();
+    const hit = hits[i];
+    if (!hit) break;
+    // Sessions, skills, proposals and evaluation runs are never ordinary reading: no need to read them.
+    if (listed.has(hit.path) || (hit.type !== null && NOT_ORDINARY.has(hit.type))) continue;
+    const note = await lookup.note(hit.path);
+    if (!note || !isOrdinary(note, vault)) continue;
+    const { shared, covers } = overlap(taskTerms, termsOfNote(note));
+    if (!covers) continue;
+    push(note, `search ranks it ${i + 1} for the task; it has ${said(shared, 5)}`);
+    added += 1;
   }
   return { items: items.slice(0, READ_FIRST_MAX), notes: hints };
 }
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const NOT_ORDINARY: ReadonlySet<string> = new Set(['session', 'skill', 'inbox', 'eval-run']);
 
 /** Whether search may offer a note as ordinary reading: not Lucid's own files, sessions, skills or superseded decisions (listed their own way). */
 function isOrdinary(note: Note, vault: Vault): boolean {
@@ -141,21 +169,23 @@ function termsOfNote(note: Note): Set<string> {
 /**
  * Sessions to read: the project's last ones, newest first, then earlier sessions whose task shares
  * enough of this task's informative terms. The newest of those listed carries its summary and next
- * steps, read from its note, so the agent needs no other call.
+ * steps, read from its note, so the agent needs no other call. Candidates come from search: the
+ * project's sessions by the index's project, the similar ones by the task's terms.
  */
-function addSessions(
-  notes: readonly Note[],
+async function addSessions(
+  lookup: NoteLookup,
   input: {
     project: Note | null;
     projectName: string | null;
+    projectHits: readonly { path: string; type: string | null }[];
     taskTerms: Set<string>;
+    query: string;
     said: (shared: readonly string[], max: number) => string;
     excludeSession?: string;
-    resolver: LinkResolver;
   },
   push: (note: Note, why: string) => ReadFirstItem | null,
-): void {
-  const sessions = notes.filter((n) => n.lucidType === 'session' && basenameOf(n.path) !== input.excludeSession);
+): Promise<void> {
+  const isSession = (n: Note) => n.lucidType === 'session' && basenameOf(n.path) !== input.excludeSession;
   const chosen: { note: Note; item: ReadFirstItem }[] = [];
   const take = (note: Note, why: string) => {
     const item = push(note, why);
@@ -163,11 +193,20 @@ function addSessions(
   };
   const { project } = input;
   if (project) {
-    const ofProject = sessions.filter((n) => resolveLinkValue(input.resolver, n.frontmatter.project, n.path) === project.path).sort(byEnd);
-    for (const s of ofProject.slice(0, MAX.sessions - 1)) take(s, `the last work on ${input.projectName} (${sessionLine(s)})`);
+    // Session ids start with their start time: the newest are read, not every session of the project.
+    const newest = input.projectHits
+      .filter((h) => h.type === 'session')
+      .map((h) => h.path)
+      .sort((a, b) => byCodeUnit(basenameOf(b), basenameOf(a)))
+      .slice(0, SEARCHED.projectSessions);
+    const ofProjectNotes = (await lookup.notes(newest)).filter(isSession).sort(byEnd);
+    for (const s of ofProjectNotes.slice(0, MAX.sessions - 1)) take(s, `the last work on ${input.projectName} (${sessionLine(s)})`);
   }
-  const similar = sessions
-    .filter((s) => !chosen.some((c) => c.note.path === s.path))
+  const hits = await lookup.search(input.query, { type: 'session', limit: SEARCHED.sessions });
+  // A session note's title is its task: the notes whose title does not relate are read only when ranked high.
+  const worth = hits.filter((h, i) => i < SEARCHED.sessionsRead || overlap(input.taskTerms, informativeTerms(h.title)).enough);
+  const similar = (await lookup.notes(worth.map((h) => h.path)))
+    .filter((s) => isSession(s) && !chosen.some((c) => c.note.path === s.path))
     .map((s) => ({ s, ...overlap(input.taskTerms, informativeTerms(String(s.frontmatter.task ?? ''))) }))
     .filter((c) => c.enough)
     .sort((a, b) => b.share - a.share || b.shared.length - a.shared.length || byEnd(a.s, b.s));

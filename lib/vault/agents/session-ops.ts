@@ -6,7 +6,8 @@ import { formatDate, formatTime, newSessionId } from '../ids';
 import { sessionNoteParts } from './session-note';
 import { describeSecrets, maskSecrets } from '../write/secrets';
 import { createSessionState, readOpenSession, removeSessionState, requireOpenSession, summarizeObservations, type SessionOwner } from './sessions';
-import { findProject, projectLikeNames } from './session-context';
+import { NoteLookup } from './note-lookup';
+import { knownProjectNames, lookUpProject } from './project-lookup';
 import { readFirst } from './read-first';
 import { sinceLastSession } from './corrections';
 import type { Vault } from '../vault';
@@ -14,6 +15,13 @@ import type { EditResult } from '../write/edit-types';
 import { agentSlug, commitAs } from './common';
 import { endSessionInputSchema, parseInput, startSessionInputSchema, type EndSessionInput, type EndSessionResult, type StartSessionResult } from './contract';
 import type { z } from 'zod';
+
+/**
+ * The task's search hits start_session looks through: what the read-first list ranks (the next ten
+ * only when the first leave room), and where projects kept without the type show.
+ */
+const TASK_HITS = 10;
+const MORE_TASK_HITS = 20;
 
 /** Input of {@link startSession}: the tool's input, and which process holds the session. */
 export type StartSessionInput = z.input<typeof startSessionInputSchema> & { owner?: SessionOwner };
@@ -29,15 +37,15 @@ export async function startSession(vault: Vault, given: StartSessionInput): Prom
   const task = maskSecrets(oneLine(input.task, 500)).text;
   const slug = agentSlug(agent);
   const now = vault.clock();
-  // One walk of the vault serves the project match, what to read first and what changed since.
-  const files = await vault.listFiles();
-  const notes = await vault.listNotes(files);
-  const resolver = await vault.linkResolver(files);
-  const finding = findProject(notes, { project: input.project, repo: input.repo, task }, vault.layout);
+  // One listing (a memory read while the vault is watched) and one search for the task serve the
+  // project match, what to read first and what changed since; only the notes they point at are read.
+  const lookup = new NoteLookup(vault, await vault.listFiles());
+  const hits = await lookup.search(task, { limit: TASK_HITS });
+  const finding = await lookUpProject(lookup, { project: input.project, repo: input.repo, task }, hits);
   const project = finding.match;
   const messages: string[] = [];
   if ((input.project || input.repo) && (finding.by === null || finding.by === 'task')) {
-    const names = projectLikeNames(notes, vault.layout);
+    const names = await knownProjectNames(lookup);
     messages.push(
       `No project note matches ${[input.project && `project "${input.project}"`, input.repo && `repo "${input.repo}"`].filter(Boolean).join(' or ')}. ` +
         (names.length > 0 ? `Known projects: ${names.slice(0, 20).join(', ')}.` : 'The vault has no project notes yet.') +
@@ -63,9 +71,15 @@ export async function startSession(vault: Vault, given: StartSessionInput): Prom
       if (!isVaultError(error, 'conflict') || attempt === 4) throw error;
     }
   }
-  const { items: readFirstItems, notes: readFirstNotes } = await readFirst(vault, { task, project: finding, excludeSession: id, notes, resolver });
+  const { items: readFirstItems, notes: readFirstNotes } = await readFirst(lookup, {
+    task,
+    project: finding,
+    excludeSession: id,
+    hits,
+    moreHits: () => lookup.search(task, { limit: MORE_TASK_HITS }),
+  });
   messages.push(...readFirstNotes);
-  const since = await sinceLastSession(vault, { slug, now, excludeSession: id, notes });
+  const since = await sinceLastSession(lookup, { slug, now, excludeSession: id });
   if (readFirstItems.length === 0) messages.push('Nothing in the vault matches this task yet: search_notes with your own words before you assume.');
   return {
     session: id,

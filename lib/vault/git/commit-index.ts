@@ -368,6 +368,24 @@ export class CommitIndex {
     return out;
   }
 
+  /**
+   * Which of `paths` `actor` ever committed, under the path or a name it had before (renames
+   * followed back, as {@link historyOf} does): a few lookups on the path index each, no commit read.
+   */
+  committedBy(actor: string, paths: readonly string[]): Set<string> {
+    const renamedFrom = this.db.prepare("SELECT DISTINCT old_path FROM commit_paths WHERE path = ? AND status = 'R' AND old_path IS NOT NULL");
+    const byActor = this.db.prepare('SELECT 1 FROM commit_paths p JOIN commits c ON c.seq = p.seq WHERE p.path = ? AND c.actor = ? LIMIT 1');
+    const out = new Set<string>();
+    for (const path of paths) {
+      const names = [path];
+      for (let i = 0; i < names.length && names.length < 50; i += 1) {
+        for (const row of renamedFrom.all(names[i]) as { old_path: string }[]) if (!names.includes(row.old_path)) names.push(row.old_path);
+      }
+      if (names.some((name) => byActor.get(name, actor) !== undefined)) out.add(path);
+    }
+    return out;
+  }
+
   /** How many commits are indexed. */
   count(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM commits').get() as { n: number }).n;

@@ -83,7 +83,7 @@ async function readEntry(vault: Vault, entry: string, path: string): Promise<Inb
     const stat = await vault.fs.fstat(fd);
     if (!stat.isFile()) return null;
     if (stat.size > MAX_NOTE_BYTES) return unreadable(path, `it is larger than ${MAX_NOTE_BYTES / 1024 / 1024} MiB`);
-    return itemOf(vault, path, await vault.fs.readFd(fd));
+    return itemOf(vault, path, await vault.fs.readFd(fd, stat.size));
   } finally {
     await vault.fs.close(fd).catch(() => undefined);
   }

@@ -116,6 +116,17 @@ export function computeBacklinks(
   return backlinks;
 }
 
+/**
+ * The file names (lowercased, without folders) a link to `target` can resolve to, whatever the vault
+ * holds: a resolved path's file name, lowercased, is always one of them. So when a file comes or
+ * goes, only links with its lowercased file name among their keys can resolve differently.
+ */
+export function resolutionKeys(target: string): string[] {
+  const name = target.trim();
+  if (name === '') return [];
+  return [...new Set(candidateFileNames(name).map((candidate) => baseName(candidate).toLowerCase()))];
+}
+
 function candidateFileNames(name: string): string[] {
   if (name.toLowerCase().endsWith('.md')) return [name];
   return /\.[^.\s/]+$/.test(baseName(name)) ? [name, `${name}.md`] : [`${name}.md`];

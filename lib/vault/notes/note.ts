@@ -86,8 +86,17 @@ export function buildNote(path: string, bytes: Buffer, mtimeMs: number, known?: 
  * {@link buildNote}, also returning the parsed front matter (null when the bytes are not text
  * Lucid parses), so a writer can edit properties without parsing the note a second time. `known`
  * is the front matter of these bytes when the caller already has it (the write path composed it).
+ * `options.links: false` leaves `links` empty: parsing the markdown for links is most of the cost
+ * of a note, and a reader of properties and text (start_session) needs none.
  */
-export function parseNoteBytes(path: string, bytes: Buffer, mtimeMs: number, known?: ParsedFrontmatter): { note: Note; parsed: ParsedFrontmatter | null } {
+export function parseNoteBytes(
+  path: string,
+  bytes: Buffer,
+  mtimeMs: number,
+  known?: ParsedFrontmatter,
+  options: { links?: boolean } = {},
+): { note: Note; parsed: ParsedFrontmatter | null } {
+  const linksOf = options.links === false ? () => [] : safeLinks;
   const base: Note = {
     path,
     title: basenameOf(path),
@@ -129,7 +138,7 @@ export function parseNoteBytes(path: string, bytes: Buffer, mtimeMs: number, kno
       body,
       problem: 'invalid_frontmatter',
       problemMessage: parsed.error,
-      links: safeLinks(body),
+      links: linksOf(body),
     };
     return { note, parsed };
   }
@@ -143,7 +152,7 @@ export function parseNoteBytes(path: string, bytes: Buffer, mtimeMs: number, kno
     type,
     lucidType: isLucidType(type) ? type : null,
     violations: validateFrontmatter(path, data),
-    links: safeLinks(parsed.parts.body, data),
+    links: linksOf(parsed.parts.body, data),
   };
   return { note, parsed };
 }

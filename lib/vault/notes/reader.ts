@@ -1,16 +1,17 @@
-import type { Dirent } from 'node:fs';
+import type { Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import { isChangelogPath, type VaultLayout } from '../config';
 import { ioError } from '../write/atomic';
-import { readConfined } from '../write/confine';
+import { readConfined, readConfinedMany } from '../write/confine';
 import { hashBytes } from './frontmatter';
 import { computeBacklinks, createLinkResolver } from './link-resolver';
 import { isExternalTarget, type LinkResolver, type ParsedLink } from './links';
 import { buildNote, type Note, type NoteProblem, type VaultFile } from './note';
 import { isInside, normalizeNotePath, normalizeVaultPath } from './paths';
 import type { Violation } from './schema';
+import { sortListing, walkVault } from '../watch/walk';
 
 interface CachedNote {
   size: number;
@@ -26,6 +27,7 @@ export class NoteReader {
   private readonly notes = new Map<string, CachedNote>();
   private resolverCache: { key: string; resolver: LinkResolver } | null = null;
   private graphCache: { signature: string; graph: LinkGraph } | null = null;
+  private listingSource: (() => Promise<VaultFile[]> | null) | null = null;
 
   constructor(
     private readonly root: string,
@@ -45,46 +47,19 @@ export class NoteReader {
     this.resolverCache = null;
   }
 
-  /** Every file of the vault except git's, Lucid's state, dot-folders and temp files. */
+  /**
+   * Answers {@link listFiles} from `source` (a file watcher's listing) while it returns one; when it
+   * returns null (the watcher failed or stopped), or with `source` null, the vault is walked.
+   */
+  setListingSource(source: (() => Promise<VaultFile[]> | null) | null): void {
+    this.listingSource = source;
+  }
+
+  /** Every file of the vault except git's, Lucid's state, dot-folders and temp files, sorted by path. */
   async listFiles(): Promise<VaultFile[]> {
-    const out: VaultFile[] = [];
-    const walk = async (dir: string, prefix: string) => {
-      let entries: Dirent[];
-      try {
-        entries = await this.fs.readdir(dir);
-      } catch (error) {
-        if (prefix === '') throw ioError(error, 'read the vault folder');
-        return;
-      }
-      const subdirs: Promise<void>[] = [];
-      const stats: Promise<void>[] = [];
-      for (const entry of entries) {
-        const name = entry.name;
-        if (name.startsWith('.')) continue;
-        const rel = prefix ? `${prefix}/${name}` : name;
-        const abs = nodePath.join(dir, name);
-        if (entry.isDirectory()) {
-          if (name !== 'node_modules') subdirs.push(walk(abs, rel));
-        } else if (entry.isFile() || entry.isSymbolicLink()) {
-          stats.push(
-            (async () => {
-              try {
-                const stat = await this.fs.stat(abs);
-                if (!stat.isFile()) return;
-                if (entry.isSymbolicLink() && !isInside(this.root, await this.fs.realpath(abs))) return;
-                out.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-              } catch {
-                // a dangling link or a file removed meanwhile
-              }
-            })(),
-          );
-        }
-      }
-      await Promise.all([...stats, ...subdirs]);
-    };
-    await walk(this.root, '');
-    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return out;
+    const kept = this.listingSource?.();
+    if (kept) return kept;
+    return sortListing(await walkVault(this.fs, this.root));
   }
 
   /** The absolute path of a vault path for reading; links may not lead outside the vault. */
@@ -211,6 +186,14 @@ export class NoteReader {
     return note.links
       .filter((link) => !isExternalTarget(link.target))
       .map((link) => ({ link, resolved: link.target === '' ? note.path : resolver.resolve(link.target, note.path, link.kind) }));
+  }
+
+  /**
+   * Reads many files' bytes at once (each folder opened once, several files in flight), confined to
+   * the vault as {@link readFileBytes} is; `onFile` gets each file's bytes and stat, or its error.
+   */
+  readMany(paths: readonly string[], onFile: (path: string, result: { bytes: Buffer; stat: Stats } | Error) => void): Promise<void> {
+    return readConfinedMany(this.fs, this.root, paths, onFile);
   }
 
   /**

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { VaultError } from '../errors';
 import { trimEndOf, trimStartOf } from '../text';
+import { ioError, isCorruption, openDatabase } from './index-db';
+import type { IndexWorkers } from './index-pool';
+import { applyListing, backlinksTo, type IndexedLink, type ResolveLink, writeLinks } from './links-table';
 import { termPhrases, tokenizeQuery } from './query';
+import { NoteRows, type RankedRow, type RankWeights } from './rank';
 import { LONG_BODY_CHARS, longBodySnippet } from './snippet';
 
 /** One note as the search index stores it; the caller parses the file, the index only ranks text. */
@@ -25,6 +28,19 @@ export interface IndexableNote {
   fields: string;
   /** The markdown body without front matter. */
   body: string;
+  /** The note's vault links, resolved; kept for backlinks (none stored when absent). */
+  links?: IndexedLink[];
+}
+
+/** How to open a search index. */
+export interface IndexOptions {
+  /** Where `syncSearchIndex` parses many notes at once (see `IndexWorkers`); null: in this thread. */
+  workers?: IndexWorkers | null;
+  /**
+   * Notes whose links are not kept (the changelog: its links are a log, never backlinks), and a key
+   * naming that choice: an index kept with another key is rebuilt.
+   */
+  linkScope?: { key: string; leftOut: (notePath: string) => boolean };
 }
 
 /** What the file system says about a file; an unchanged stamp means the file is not read again. */
@@ -74,6 +90,8 @@ export interface SearchOptions {
    * whole words, so `reps` never matches `repo`.
    */
   prefix?: boolean;
+  /** false: every hit's `snippet` is '' (start_session reads the notes it lists, never the snippets: a query a hit saved). */
+  snippet?: boolean;
 }
 
 /**
@@ -93,18 +111,10 @@ export interface SearchHit {
   snippet: string;
 }
 
-/**
- * Version of the index's tables and of what a note puts in them (2: the file name searched with the
- * aliases, front-matter field names and a vault's own `type` values indexed, and front matter that does
- * not parse indexed as text); an index stored with another version is dropped and rebuilt.
- */
-export const SEARCH_SCHEMA_VERSION = 2;
+export { FTS_TOKENIZE, SEARCH_SCHEMA_VERSION } from './index-db';
 
 /** Lucid's own files in a vault with the default layout, excluded from search unless asked for. */
 const DEFAULT_SYSTEM_PREFIXES: readonly string[] = Object.freeze(['changelog.md', 'changelog/', 'inbox/', 'evals/', 'AGENTS.md']);
-
-/** How the index splits and stems words (FTS5 `tokenize`): anything that must match as search matches uses it. */
-export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
@@ -125,20 +135,13 @@ const COVERAGE_BOOST = 0.5;
 const TITLE_BOOST = 0.5;
 /** Session notes record work, not knowledge: below other notes of equal relevance, above far less relevant ones. */
 const SESSION_FACTOR = 0.8;
+const RANK_WEIGHTS: RankWeights = { bm25: BM25_WEIGHTS, coverageBoost: COVERAGE_BOOST, titleBoost: TITLE_BOOST, sessionFactor: SESSION_FACTOR };
 
 interface StoredRow {
   id: number;
   hash: string;
   mtime_ms: number;
   size: number;
-}
-
-interface HitRow {
-  id: number;
-  path: string;
-  title: string;
-  type: string | null;
-  score: number;
 }
 
 /**
@@ -150,36 +153,55 @@ interface HitRow {
 export class SearchIndex {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Where the worker threads that parse notes for a large sync are (null: parse in this thread). */
+  readonly workers: IndexWorkers | null;
+  private readonly linksLeftOut: (notePath: string) => boolean;
+  /** The notes' rows search filters on, by row id (see `NoteRows`). */
+  private readonly rows = new NoteRows();
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, options: IndexOptions) {
     this.db = db;
+    this.workers = options.workers ?? null;
+    this.linksLeftOut = options.linkScope?.leftOut ?? (() => false);
   }
 
   /**
    * Open or create the index at `dbPath` (its folder is created), in WAL mode. When the schema version
    * stored in the file differs from `SEARCH_SCHEMA_VERSION`, or the file is not a SQLite database,
    * the index is rebuilt empty; the next `sync` fills it. Throws VaultError `io_error` when the file
-   * cannot be created or opened.
+   * cannot be created or opened. See {@link IndexOptions}.
    */
-  static open(dbPath: string): SearchIndex {
+  static open(dbPath: string, options: IndexOptions = {}): SearchIndex {
+    const scope = options.linkScope?.key ?? '';
     if (typeof dbPath !== 'string' || dbPath === '') {
       throw new VaultError('invalid_input', 'The search index needs a file path.');
     }
     try {
-      return new SearchIndex(openDatabase(dbPath));
+      return new SearchIndex(openDatabase(dbPath, scope), options);
     } catch (error) {
       if (!isCorruption(error) || dbPath === ':memory:') throw ioError(dbPath, error);
     }
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
     try {
-      return new SearchIndex(openDatabase(dbPath));
+      return new SearchIndex(openDatabase(dbPath, scope), options);
     } catch (error) {
       throw ioError(dbPath, error);
     }
   }
 
-  /** The files of `listing` whose stamp differs from the index's (new or changed): what `sync` will load. */
-  staleStamps(listing: readonly FileStamp[]): FileStamp[] {
+  /**
+   * The files of `listing` whose stamp differs from the index's (new or changed): what `sync` will load;
+   * with `changed`, only those among these paths.
+   */
+  staleStamps(listing: readonly FileStamp[], changed?: ReadonlySet<string>): FileStamp[] {
+    if (changed) {
+      const find = this.statement('SELECT mtime_ms, size FROM notes WHERE path = ?');
+      return listing.filter((stamp) => {
+        if (!changed.has(stamp.path)) return false;
+        const row = find.get(stamp.path) as { mtime_ms: number; size: number } | undefined;
+        return !row || row.mtime_ms !== stamp.mtimeMs || row.size !== stamp.size;
+      });
+    }
     const stored = new Map<string, { mtime_ms: number; size: number }>();
     for (const row of this.statement('SELECT path, mtime_ms, size FROM notes').iterate() as Iterable<{ path: string; mtime_ms: number; size: number }>) {
       stored.set(row.path, row);
@@ -199,8 +221,18 @@ export class SearchIndex {
    * then written in one transaction, so searches see the old index or the new one, never a mix.
    * Throws VaultError `invalid_input` for a malformed path or a note whose path differs from its stamp;
    * an error thrown by `load` propagates. Either way nothing is written.
+   *
+   * With `options.files` (every file of the vault, attachments too) and `options.resolve`, the links
+   * of other notes that a file added or removed can change are resolved again in the same transaction.
+   * With `options.changed`, only these paths may have changed: the other stamps are not compared and
+   * no other note is removed.
    */
-  sync(listing: readonly FileStamp[], load: (path: string) => IndexableNote | null): SyncResult {
+  sync(
+    listing: readonly FileStamp[],
+    load: (path: string) => IndexableNote | null,
+    options: { files?: readonly string[]; resolve?: ResolveLink; changed?: ReadonlySet<string> } = {},
+  ): SyncResult {
+    const { changed } = options;
     const stamps = new Map<string, FileStamp>();
     for (const stamp of listing) {
       assertStamp(stamp);
@@ -208,12 +240,21 @@ export class SearchIndex {
     }
 
     const stored = new Map<string, StoredRow>();
-    for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<StoredRow & { path: string }>) {
-      stored.set(row.path, row);
+    if (changed) {
+      const find = this.statement('SELECT id, hash, mtime_ms, size FROM notes WHERE path = ?');
+      for (const path of changed) {
+        const row = find.get(path) as StoredRow | undefined;
+        if (row) stored.set(path, row);
+      }
+    } else {
+      for (const row of this.statement('SELECT path, id, hash, mtime_ms, size FROM notes').iterate() as Iterable<StoredRow & { path: string }>) {
+        stored.set(row.path, row);
+      }
     }
 
     const loaded = new Map<string, IndexableNote | null>();
     for (const stamp of stamps.values()) {
+      if (changed && !changed.has(stamp.path)) continue;
       const row = stored.get(stamp.path);
       if (row && row.mtime_ms === stamp.mtimeMs && row.size === stamp.size) continue;
       const note = load(stamp.path);
@@ -222,6 +263,7 @@ export class SearchIndex {
     }
 
     const result: SyncResult = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0 };
+    const rewritten = new Set<number>();
     const apply = this.db.transaction(() => {
       const find = this.statement('SELECT id, hash, mtime_ms, size FROM notes WHERE path = ?');
       for (const stamp of stamps.values()) {
@@ -238,23 +280,27 @@ export class SearchIndex {
           }
           result.skipped++;
         } else if (!row) {
-          this.writeNote(note, stamp);
+          rewritten.add(this.writeNote(note, stamp, true));
           result.added++;
         } else if (row.hash === note.hash) {
           this.statement('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?').run(stamp.mtimeMs, stamp.size, row.id);
           result.unchanged++;
         } else {
-          this.writeNote(note, stamp);
+          rewritten.add(this.writeNote(note, stamp));
           result.updated++;
         }
       }
-      for (const row of this.statement('SELECT id, path FROM notes').all() as { id: number; path: string }[]) {
+      const gone = changed
+        ? [...changed].filter((path) => !stamps.has(path) && stored.has(path)).map((path) => ({ id: stored.get(path)!.id, path }))
+        : (this.statement('SELECT id, path FROM notes').all() as { id: number; path: string }[]);
+      for (const row of gone) {
         if (stamps.has(row.path)) continue;
         this.deleteRow(row.id);
         result.removed++;
       }
+      if (options.files && options.resolve) applyListing((sql) => this.statement(sql), options.files, options.resolve, rewritten, changed);
     });
-    apply.immediate();
+    this.write(apply);
     return result;
   }
 
@@ -265,17 +311,17 @@ export class SearchIndex {
   upsert(note: IndexableNote, stamp: FileStamp): void {
     assertStamp(stamp);
     assertNote(note, stamp);
-    this.db.transaction(() => this.writeNote(note, stamp)).immediate();
+    this.write(this.db.transaction(() => this.writeNote(note, stamp)));
   }
 
   /** Remove one note from the index; a path that is not indexed is ignored. */
   remove(notePath: string): void {
-    this.db
-      .transaction(() => {
+    this.write(
+      this.db.transaction(() => {
         const row = this.statement('SELECT id FROM notes WHERE path = ?').get(notePath) as { id: number } | undefined;
         if (row) this.deleteRow(row.id);
-      })
-      .immediate();
+      }),
+    );
   }
 
   /**
@@ -291,71 +337,34 @@ export class SearchIndex {
     if (phrases.length === 0) return [];
     const match = phrases.join(' OR ');
 
-    const where: string[] = ['notes_fts MATCH @match'];
-    const params: Record<string, unknown> = { match, limit: clampLimit(options.limit) };
-    if (options.type) {
-      where.push('n.type = @type');
-      params.type = options.type;
-    }
-    if (options.project) {
-      where.push('n.project = @project');
-      params.project = options.project.endsWith('.md') ? options.project : `${options.project}.md`;
-    }
-    const folder = normalizeFolder(options.folder);
-    if (folder) {
-      where.push('substr(n.path, 1, length(@folder)) = @folder');
-      params.folder = `${folder}/`;
-    }
+    const project = options.project ? (options.project.endsWith('.md') ? options.project : `${options.project}.md`) : undefined;
+    const normalized = normalizeFolder(options.folder);
+    const folder = normalized ? `${normalized}/` : '';
     // Asking for inbox proposals or evaluation runs by type is asking for those folders.
     const systemType = options.type === 'inbox' || options.type === 'eval-run';
-    if (!options.includeSystem && !systemType) {
-      const prefixes = (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder && `${folder}/`.startsWith(prefix)));
-      prefixes.forEach((prefix, i) => {
-        where.push(`substr(n.path, 1, length(@system${i})) <> @system${i}`);
-        params[`system${i}`] = prefix;
-      });
-    }
-
-    // Each term weighs its rarity (BM25's idf), so a note gains most for the rare words of a question.
-    const total = this.count();
-    const weights = phrases.map((phrase) => {
-      const df = (this.statement('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?').get(phrase) as { n: number }).n;
-      return df === 0 ? 0 : Math.log(1 + (total - df + 0.5) / (df + 0.5));
-    });
-    const weightSum = weights.reduce((sum, w) => sum + w, 0);
-    if (weightSum === 0) return [];
-    // The weighted share of the question's terms a note holds, anywhere (c) or in its title or aliases (t).
-    // The SQL depends only on the number of terms, so the prepared statements stay few.
-    const share = (column: 'c' | 't') =>
-      phrases
-        .map((phrase, i) => {
-          params[`${column}${i}`] = column === 'c' ? phrase : `{title aliases} : ${phrase}`;
-          params[`${column}w${i}`] = weights[i] / weightSum;
-          return `@${column}w${i} * (notes_fts.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH @${column}${i}))`;
-        })
-        .join(' + ');
-    params.coverageBoost = COVERAGE_BOOST;
-    params.titleBoost = TITLE_BOOST;
-    params.sessionFactor = SESSION_FACTOR;
-
-    const sql = `
-      SELECT n.id, n.path, n.title, n.type,
-        -bm25(notes_fts, ${BM25_WEIGHTS})
-          * (1 + @coverageBoost * (${share('c')}))
-          * (1 + @titleBoost * (${share('t')}))
-          * (CASE WHEN n.type = 'session' THEN @sessionFactor ELSE 1 END) AS score
-      FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
-      WHERE ${where.join(' AND ')}
-      ORDER BY score DESC, n.path
-      LIMIT @limit`;
-    // Snippets only for the hits returned, never for every match before the sort. (FTS5 ignores a
-    // rowid constraint bound as a JavaScript number, which binds as REAL: hence the CAST.)
-    const rows = this.statement(sql).all(params) as HitRow[];
-    return rows.map((row) => ({ path: row.path, title: row.title, type: row.type, score: row.score, snippet: this.snippet(row, match, query) }));
+    const excluded =
+      options.includeSystem || systemType
+        ? []
+        : (options.systemPrefixes ?? DEFAULT_SYSTEM_PREFIXES).filter((prefix) => prefix !== '' && !(folder !== '' && folder.startsWith(prefix)));
+    const filter = { type: options.type || undefined, project, folder, excluded };
+    // One read transaction: the rows, every term's matches and BM25 come from the same snapshot.
+    const rows = this.db.transaction(() => {
+      this.rows.refresh((sql) => this.statement(sql));
+      return this.rows.rank((sql) => this.statement(sql), phrases, filter, clampLimit(options.limit), RANK_WEIGHTS);
+    })();
+    // Snippets only for the hits returned, never for every match before the sort.
+    return rows.map((row) => ({
+      path: row.path,
+      title: row.title,
+      type: row.type,
+      score: row.score,
+      snippet: options.snippet === false ? '' : this.snippet(row, match, query),
+    }));
   }
 
-  private snippet(row: HitRow, match: string, query: string): string {
-    // One query a hit; CASE evaluates only its taken branch, so snippet() never runs on a long body.
+  private snippet(row: RankedRow, match: string, query: string): string {
+    // One query a hit (FTS5 ignores a rowid constraint bound as a JavaScript number, which binds as
+    // REAL: hence the CAST); CASE evaluates only its taken branch, so snippet() never runs on a long body.
     const found = this.statement(
       `SELECT CASE WHEN length(body) > ${LONG_BODY_CHARS} THEN body END AS long_body,
          CASE WHEN length(body) <= ${LONG_BODY_CHARS} THEN snippet(notes_fts, 5, char(2), char(3), '…', ${SNIPPET_TOKENS}) END AS body,
@@ -386,7 +395,21 @@ export class SearchIndex {
     return statement;
   }
 
-  private writeNote(note: IndexableNote, stamp: FileStamp): void {
+  /** Every note whose `project` the index resolved to `projectPath` (the project itself left out), by path. */
+  notesOfProject(projectPath: string): { path: string; type: string | null }[] {
+    return this.statement('SELECT path, type FROM notes WHERE project = ? AND path <> ? ORDER BY path').all(projectPath, projectPath) as {
+      path: string;
+      type: string | null;
+    }[];
+  }
+
+  /** The notes linking to `notePath` (not itself), with the line of each link (0: front matter), by source path then line. */
+  backlinks(notePath: string): { from: string; line: number }[] {
+    return backlinksTo((sql) => this.statement(sql), notePath);
+  }
+
+  /** Writes one note's row, text and links; `fresh` when it was not indexed before. Returns its row id. */
+  private writeNote(note: IndexableNote, stamp: FileStamp, fresh = false): number {
     const { id } = this.statement(
       `INSERT INTO notes (path, hash, mtime_ms, size, title, type, project, folder)
        VALUES (@path, @hash, @mtimeMs, @size, @title, @type, @project, @folder)
@@ -403,87 +426,32 @@ export class SearchIndex {
       project: note.project,
       folder: parentFolder(note.path),
     }) as { id: number };
-    this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+    this.rows.set(id, note.path, note.title, note.type, note.project);
+    if (!fresh) this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement(
       `INSERT INTO notes_fts (rowid, title, aliases, headings, tags, fields, body)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(id, note.title, note.aliases.join('\n'), note.headings.join('\n'), note.tags.join('\n'), note.fields, note.body);
+    writeLinks((sql) => this.statement(sql), id, this.linksLeftOut(note.path) ? undefined : note.links, fresh);
+    return id;
+  }
+
+  /** Runs a write transaction; when it rolls back, the rows kept for search are read again. */
+  private write(transaction: Database.Transaction<() => void>): void {
+    try {
+      transaction.immediate();
+    } catch (error) {
+      this.rows.invalidate();
+      throw error;
+    }
   }
 
   private deleteRow(id: number): void {
+    this.rows.delete(id);
+    this.statement('DELETE FROM links WHERE source = ?').run(id);
     this.statement('DELETE FROM notes_fts WHERE rowid = ?').run(id);
     this.statement('DELETE FROM notes WHERE id = ?').run(id);
   }
-}
-
-function openDatabase(dbPath: string): Database.Database {
-  if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(dbPath), { recursive: true });
-  const db = new Database(dbPath);
-  try {
-    db.pragma('busy_timeout = 10000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.transaction(() => {
-      db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-      if (row?.value === String(SEARCH_SCHEMA_VERSION)) return;
-      dropIndexTables(db);
-      createIndexTables(db);
-      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SEARCH_SCHEMA_VERSION));
-    }).immediate();
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-/** Drops every table but `meta`; virtual tables first, which takes their shadow tables with them. */
-function dropIndexTables(db: Database.Database): void {
-  const tables = () =>
-    db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name <> 'meta' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all() as {
-      name: string;
-      sql: string | null;
-    }[];
-  for (const table of tables()) {
-    if (/^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
-  }
-  for (const table of tables()) db.exec(`DROP TABLE IF EXISTS ${quoteIdentifier(table.name)}`);
-}
-
-function createIndexTables(db: Database.Database): void {
-  // `id` keeps the FTS rowids stable: a plain rowid may be renumbered by VACUUM.
-  db.exec(`
-    CREATE TABLE notes (
-      id INTEGER PRIMARY KEY,
-      path TEXT NOT NULL UNIQUE,
-      hash TEXT NOT NULL,
-      mtime_ms REAL NOT NULL,
-      size INTEGER NOT NULL,
-      title TEXT NOT NULL,
-      type TEXT,
-      project TEXT,
-      folder TEXT NOT NULL
-    );
-    CREATE VIRTUAL TABLE notes_fts USING fts5(
-      title, aliases, headings, tags, fields, body,
-      tokenize = '${FTS_TOKENIZE}'
-    );
-  `);
-}
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
-}
-
-function ioError(dbPath: string, error: unknown): VaultError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new VaultError('io_error', `Could not open the search index at ${dbPath}: ${reason}`);
 }
 
 function assertStamp(stamp: FileStamp): void {

@@ -1,6 +1,7 @@
 import { isUnderFolded } from '../notes/protected';
 import { basenameOf } from '../notes/paths';
 import type { Vault } from '../vault';
+import type { VaultFile } from '../notes/note';
 import { pathsOfHistory, SKILL_HISTORY_LIMIT } from './history';
 import { DEFAULT_STALE_DAYS, isArchivedSkill, staleness, vaultNow } from './stale';
 import { skillUsage, type SkillUse } from './usage';
@@ -112,11 +113,12 @@ export async function listSkills(vault: Vault, options: { staleDays?: number; no
 
 /**
  * The vault path of the skill called `name`: `skills/<name>.md`, else the archived
- * `skills/archive/<name>.md`; null when neither is a file.
+ * `skills/archive/<name>.md`; null when neither is a file. `listing`: the vault's files when the
+ * caller has just listed them (a page that also resolves links), so the vault is not listed twice.
  */
-export async function findSkillPath(vault: Vault, name: string): Promise<string | null> {
+export async function findSkillPath(vault: Vault, name: string, listing?: VaultFile[]): Promise<string | null> {
   if (!/^[^/\\\0]{1,200}$/.test(name) || name === '.' || name === '..') return null;
-  const files = new Set((await vault.listFiles()).map((f) => f.path));
+  const files = new Set((listing ?? (await vault.listFiles())).map((f) => f.path));
   for (const folder of [vault.layout.skills, vault.layout.skillsArchive]) {
     const path = `${folder}/${name}.md`;
     if (files.has(path)) return path;

@@ -1,0 +1,352 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { seededIds } from '../../lib/vault/ids';
+import { openVault, type OpenVaultOptions, type Vault } from '../../lib/vault/vault';
+import type { SubscribeFn, WatchEvent } from '../../lib/vault/watch/watcher';
+import { DEFAULT_START, makeTempVault, steppingClock, type TempVault } from '../support/temp-vault';
+
+const vaults: TempVault[] = [];
+const opened: Vault[] = [];
+afterEach(async () => {
+  for (const vault of opened.splice(0)) await vault.close();
+  for (const tv of vaults.splice(0)) tv.cleanup();
+});
+
+const FILES = {
+  'notes/alpha.md': '# Alpha\n\nThe heron nests by the river.\n',
+  'notes/deep/beta.md': '# Beta\n\nA note about lanterns.\n',
+  'projects/atlas.md': '---\ntype: project\nname: Atlas\nstatus: active\n---\n\n# Atlas\n',
+};
+
+function tempVault(files: Record<string, string> = FILES): TempVault {
+  const tv = makeTempVault(files);
+  vaults.push(tv);
+  return tv;
+}
+
+/**
+ * Opens with a clock frozen at one instant: without the watcher a search would then never compare
+ * stamps again after its first (the 1-second rule), so only the watcher can bring a change in.
+ */
+async function open(tv: TempVault, options: Partial<OpenVaultOptions> = {}): Promise<Vault> {
+  const vault = await openVault({ root: tv.root, env: tv.env, clock: () => new Date(DEFAULT_START), ids: seededIds(7), watch: true, ...options });
+  opened.push(vault);
+  return vault;
+}
+
+async function paths(vault: Vault, query: string): Promise<string[]> {
+  return (await vault.search(query)).map((hit) => hit.path);
+}
+
+/** Polls `check` until it holds (the watcher's events arrive in tens of milliseconds) or fails after `ms`. */
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('the file watcher keeps the listing and the search index up to date', () => {
+  it('reports watching, and lists what a walk lists (dot-folders, node_modules and temp files left out)', async () => {
+    const tv = tempVault({
+      ...FILES,
+      '.obsidian/workspace.md': 'x',
+      'node_modules/pkg/readme.md': 'x',
+      'notes/.lucid-tmp-abcdefghij': 'x',
+      'img/logo.png': 'png',
+    });
+    fs.symlinkSync(path.join(tv.root, 'notes/alpha.md'), path.join(tv.root, 'notes/alias.md'));
+    const outside = tv.tempDir('outside');
+    fs.writeFileSync(path.join(outside, 'secret.md'), 'outside');
+    fs.symlinkSync(path.join(outside, 'secret.md'), path.join(tv.root, 'notes/leak.md'));
+    const walked = await openVault({ root: tv.root, env: tv.env });
+    opened.push(walked);
+    const vault = await open(tv);
+    expect(vault.watchState()).toEqual({ mode: 'watching' });
+    expect(walked.watchState()).toEqual({ mode: 'off' });
+    const listed = (await vault.listFiles()).map((f) => f.path);
+    expect(listed).toEqual((await walked.listFiles()).map((f) => f.path));
+    expect(listed).toEqual(['img/logo.png', 'notes/alias.md', 'notes/alpha.md', 'notes/deep/beta.md', 'projects/atlas.md']);
+  });
+
+  it('sees a note a person adds, edits and removes in another program', async () => {
+    const tv = tempVault();
+    const vault = await open(tv);
+    expect(await paths(vault, 'heron')).toEqual(['notes/alpha.md']);
+
+    tv.write('notes/gamma.md', '# Gamma\n\nOtters play in the weir.\n');
+    await until(async () => (await paths(vault, 'otters')).includes('notes/gamma.md'), 'the new note is found');
+
+    tv.write('notes/alpha.md', '# Alpha\n\nThe kingfisher nests by the river.\n');
+    await until(async () => (await paths(vault, 'kingfisher')).includes('notes/alpha.md'), 'the edit is found');
+    expect(await paths(vault, 'heron')).toEqual([]);
+
+    fs.rmSync(path.join(tv.root, 'notes/gamma.md'));
+    await until(async () => (await paths(vault, 'otters')).length === 0, 'the removed note is gone');
+    expect((await vault.listFiles()).map((f) => f.path)).not.toContain('notes/gamma.md');
+  });
+
+  it('follows a file renamed, and a folder renamed, created with notes in it, and removed', async () => {
+    const tv = tempVault();
+    const vault = await open(tv);
+    await paths(vault, 'lanterns');
+
+    fs.renameSync(path.join(tv.root, 'notes/alpha.md'), path.join(tv.root, 'notes/heron.md'));
+    await until(async () => (await paths(vault, 'heron')).join() === 'notes/heron.md', 'the renamed file is found under its new name');
+
+    fs.renameSync(path.join(tv.root, 'notes'), path.join(tv.root, 'archive'));
+    await until(async () => (await paths(vault, 'lanterns')).join() === 'archive/deep/beta.md', 'the renamed folder is followed');
+    const listed = (await vault.listFiles()).map((f) => f.path);
+    expect(listed.filter((p) => p.startsWith('notes/'))).toEqual([]);
+    expect(listed).toContain('archive/heron.md');
+
+    // Created with its notes at once (mkdir -p, then writes before the watch on the new folder exists).
+    tv.write('journal/2026/11/walk.md', '# Walk\n\nSaw a dipper on the stones.\n');
+    await until(async () => (await paths(vault, 'dipper')).join() === 'journal/2026/11/walk.md', 'the note in a new folder is found');
+
+    fs.rmSync(path.join(tv.root, 'archive'), { recursive: true });
+    await until(async () => (await paths(vault, 'lanterns')).length === 0, 'the removed folder is gone');
+    // Its other files' events may come in a later batch than beta.md's: wait for them too.
+    await until(async () => (await vault.listFiles()).every((f) => !f.path.startsWith('archive/')), 'every file of the removed folder is gone');
+  });
+
+  it("answers a search with Lucid's own write at once, and its later event reads nothing again", async () => {
+    const tv = tempVault();
+    let reads = 0;
+    const { nodeFs } = await import('../../lib/vault/fs');
+    const counting = {
+      ...nodeFs,
+      readFd: (fd: number) => {
+        reads++;
+        return nodeFs.readFd(fd);
+      },
+    };
+    // The events are delivered by hand, after the search, as they come when the machine is busy.
+    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
+    const driven: SubscribeFn = async (_dir, callback) => {
+      emit = callback;
+      return { unsubscribe: async () => undefined };
+    };
+    const vault = await open(tv, { fs: counting, watcher: { subscribe: async () => driven } });
+    await paths(vault, 'heron');
+    await vault.edit({
+      actor: vault.person,
+      op: 'update',
+      path: 'notes/alpha.md',
+      reason: 'birds',
+      changes: [{ path: 'notes/alpha.md', content: '# Alpha\n\nA grebe dives by the river.\n' }],
+    });
+    expect(await paths(vault, 'grebe')).toEqual(['notes/alpha.md']);
+    const after = reads;
+    // What @parcel/watcher reports for the temp file renamed over the note and the changelog line.
+    const events: WatchEvent[] = ['changelog.md', 'notes/alpha.md'].map((rel) => ({ type: 'create', path: path.join(tv.root, rel) }));
+    (emit as unknown as (error: Error | null, events: WatchEvent[]) => void)(null, events);
+    // The stamps are known already: nothing is left to compare, the index is not even asked.
+    expect(await vault.syncSearch()).toEqual({ added: 0, updated: 0, removed: 0, unchanged: 0 });
+    expect(await paths(vault, 'grebe')).toEqual(['notes/alpha.md']);
+    expect(reads).toBe(after);
+  });
+
+  it("sees Lucid's own write at once with the real watcher", async () => {
+    const tv = tempVault();
+    const vault = await open(tv);
+    await paths(vault, 'heron');
+    await vault.edit({
+      actor: vault.person,
+      op: 'update',
+      path: 'notes/alpha.md',
+      reason: 'birds',
+      changes: [{ path: 'notes/alpha.md', content: '# Alpha\n\nA grebe dives by the river.\n' }],
+    });
+    expect(await paths(vault, 'grebe')).toEqual(['notes/alpha.md']);
+    expect(await paths(vault, 'heron')).toEqual([]);
+  });
+
+  it('falls back to checking every stamp, and says so once, when the watcher cannot start', async () => {
+    const tv = tempVault();
+    const warnings: string[] = [];
+    const failing: SubscribeFn = () => Promise.reject(Object.assign(new Error('inotify_add_watch failed: No space left on device'), { code: 'ENOSPC' }));
+    const vault = await openVault({
+      root: tv.root,
+      env: tv.env,
+      clock: steppingClock(DEFAULT_START, 1500),
+      watch: true,
+      watcher: { subscribe: async () => failing },
+      onWarning: (message) => warnings.push(message),
+    });
+    opened.push(vault);
+    expect(vault.watchState().mode).toBe('polling');
+    expect(vault.watchState().reason).toMatch(/No space left on device/);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Not watching .* No space left on device.*every file's stamp/);
+    expect(await paths(vault, 'heron')).toEqual(['notes/alpha.md']);
+    tv.write('notes/alpha.md', '# Alpha\n\nA wagtail by the river.\n');
+    // Today's behaviour: the next search more than a second later compares every stamp.
+    expect(await paths(vault, 'wagtail')).toEqual(['notes/alpha.md']);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('falls back when the native module does not load, and when the running watcher reports an error', async () => {
+    const tv = tempVault();
+    const warnings: string[] = [];
+    const unloadable = await openVault({
+      root: tv.root,
+      env: tv.env,
+      watch: true,
+      watcher: { subscribe: () => Promise.reject(new Error('No prebuild or local build of @parcel/watcher found')) },
+      onWarning: (message) => warnings.push(message),
+    });
+    opened.push(unloadable);
+    expect(unloadable.watchState()).toEqual({ mode: 'polling', reason: expect.stringMatching(/could not be loaded.*No prebuild/) });
+
+    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
+    let unsubscribed = 0;
+    const driven: SubscribeFn = async (_dir, callback) => {
+      emit = callback;
+      return { unsubscribe: async () => void unsubscribed++ };
+    };
+    const vault = await openVault({
+      root: tv.root,
+      env: tv.env,
+      clock: steppingClock(DEFAULT_START, 1500),
+      watch: true,
+      watcher: { subscribe: async () => driven },
+      onWarning: (message) => warnings.push(message),
+    });
+    opened.push(vault);
+    expect(vault.watchState()).toEqual({ mode: 'watching' });
+    expect(await paths(vault, 'heron')).toEqual(['notes/alpha.md']);
+    tv.write('notes/alpha.md', '# Alpha\n\nA curlew by the river.\n');
+    // No event came: the watcher's listing does not know the edit yet.
+    expect(await paths(vault, 'curlew')).toEqual([]);
+    (emit as unknown as (error: Error | null, events: WatchEvent[]) => void)(new Error('Event queue overflowed'), []);
+    expect(vault.watchState()).toEqual({ mode: 'polling', reason: expect.stringMatching(/reported an error.*overflowed/) });
+    expect(unsubscribed).toBe(1);
+    expect(await paths(vault, 'curlew')).toEqual(['notes/alpha.md']);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('skips the network file systems where events from elsewhere never come', async () => {
+    const tv = tempVault();
+    const vault = await open(tv, { watcher: { unwatchable: async () => 'the vault is on a network file system (NFS)' } });
+    expect(vault.watchState()).toEqual({ mode: 'polling', reason: 'the vault is on a network file system (NFS)' });
+  });
+
+  it('applies events that arrive during the first walk', async () => {
+    const tv = tempVault();
+    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
+    const driven: SubscribeFn = async (_dir, callback) => {
+      emit = callback;
+      return { unsubscribe: async () => undefined };
+    };
+    const { nodeFs } = await import('../../lib/vault/fs');
+    const notesDir = path.join(tv.root, 'notes');
+    let walked = false;
+    const racing = {
+      ...nodeFs,
+      readdirSync: (dir: string) => {
+        const entries = nodeFs.readdirSync(dir);
+        // A person saves a note in a folder the first walk has just read: only its event brings it in.
+        if (dir === notesDir && !walked) {
+          walked = true;
+          tv.write('notes/late.md', '# Late\n\nA swift over the roofs.\n');
+          emit?.(null, [{ type: 'create', path: path.join(notesDir, 'late.md') }]);
+        }
+        return entries;
+      },
+    };
+    const vault = await open(tv, { fs: racing, watcher: { subscribe: async () => driven } });
+    expect(walked).toBe(true);
+    expect(await paths(vault, 'swift')).toEqual(['notes/late.md']);
+    fs.rmSync(path.join(notesDir, 'late.md'));
+    (emit as unknown as (error: Error | null, events: WatchEvent[]) => void)(null, [{ type: 'delete', path: path.join(notesDir, 'late.md') }]);
+    expect(await paths(vault, 'swift')).toEqual([]);
+  });
+});
+
+describe('closing', () => {
+  it('close() stops the watcher and leaves no handle open', async () => {
+    const tv = tempVault();
+    const script = `
+      import { openVault } from ${JSON.stringify(path.resolve('lib/vault/vault.ts'))};
+      const vault = await openVault({ root: ${JSON.stringify(tv.root)}, env: process.env, watch: true });
+      if (vault.watchState().mode !== 'watching') throw new Error('not watching: ' + JSON.stringify(vault.watchState()));
+      await vault.search('heron');
+      await vault.close();
+      console.log('closed');
+    `;
+    const { execFileSync } = await import('node:child_process');
+    // The process ends by itself within the timeout only when nothing is left holding the event loop.
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: tv.env as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(out.trim()).toBe('closed');
+  });
+});
+
+// @parcel/watcher on Linux watches a folder created or moved in, but not the folders already inside
+// it (parcel-bundler/watcher#97), and after a folder is renamed it reports its subfolders' events
+// under their old paths. Later edits there must still reach the listing and the search index.
+describe('the file watcher keeps following folders that came with subfolders', () => {
+  it('sees later edits in the subfolders of a folder created at once, and of a folder renamed', async () => {
+    const tv = tempVault({ 'notes/deep/beta.md': '# Beta\n\nA note about lanterns.\n', 'other.md': 'Other.\n' });
+    const vault = await open(tv);
+    await paths(vault, 'lanterns');
+
+    // mkdir -p and a note at once: the innermost folder exists before the watch on the outermost.
+    fs.mkdirSync(path.join(tv.root, 'journal/2026/11'), { recursive: true });
+    tv.write('journal/2026/11/walk.md', '# Walk\n\nSaw a dipper on the stones.\n');
+    await until(async () => (await paths(vault, 'dipper')).join() === 'journal/2026/11/walk.md', 'the note in the new folder is found');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    tv.write('journal/2026/11/later.md', '# Later\n\nA kingfisher on the branch.\n');
+    await until(async () => (await paths(vault, 'kingfisher')).join() === 'journal/2026/11/later.md', 'a note added later in the nested folder is found');
+
+    fs.renameSync(path.join(tv.root, 'notes'), path.join(tv.root, 'archive'));
+    await until(async () => (await paths(vault, 'lanterns')).join() === 'archive/deep/beta.md', 'the renamed folder is followed');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    tv.write('archive/deep/beta.md', '# Beta\n\nA note about otters now.\n');
+    await until(async () => (await paths(vault, 'otters')).join() === 'archive/deep/beta.md', 'an edit in the renamed folder’s subfolder is found');
+  });
+
+  it('follows a link pointed at another note: an edit of its new target reaches the link', async () => {
+    const tv = tempVault({ 'a.md': '# A\n\nAbout herons.\n', 'b.md': '# B\n\nAbout lanterns.\n' });
+    fs.symlinkSync('a.md', path.join(tv.root, 'l.md'));
+    const vault = await open(tv);
+    expect(await paths(vault, 'herons')).toEqual(['a.md', 'l.md']);
+
+    fs.rmSync(path.join(tv.root, 'l.md'));
+    fs.symlinkSync('b.md', path.join(tv.root, 'l.md'));
+    await until(async () => (await paths(vault, 'lanterns')).join() === 'b.md,l.md', 'the link reads its new target');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    tv.write('b.md', '# B\n\nAbout otters, at length.\n');
+    await until(async () => (await paths(vault, 'otters')).join() === 'b.md,l.md', 'an edit of the new target reaches the link');
+  });
+});
+
+describe('a burst of events that may have overflowed inotify', () => {
+  it('walks the vault once the burst is quiet, and finds what no event named', async () => {
+    const tv = tempVault();
+    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
+    const driven: SubscribeFn = async (_dir, callback) => {
+      emit = callback;
+      return { unsubscribe: async () => undefined };
+    };
+    const vault = await open(tv, { watcher: { subscribe: async () => driven } });
+    expect(await paths(vault, 'kestrel')).toEqual([]);
+    // A checkout wrote this note, and its event was among those the kernel's queue dropped.
+    tv.write('notes/lost.md', '# Lost\n\nA kestrel hovers over the field.\n');
+    const send = emit as unknown as (error: Error | null, events: WatchEvent[]) => void;
+    const burst = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i): WatchEvent => ({ type: 'delete', path: path.join(tv.root, 'gone', `n${from + i}.md`) }));
+    send(null, burst(0, 100));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A small batch is taken at its word: the unnamed note stays unseen.
+    expect(await paths(vault, 'kestrel')).toEqual([]);
+    for (let i = 0; i < 5; i++) send(null, burst(1000 * (i + 1), 1000));
+    await until(async () => (await paths(vault, 'kestrel')).join() === 'notes/lost.md', 'the walk after the burst finds the note no event named');
+  });
+});
