@@ -201,8 +201,7 @@ export class Vault {
    */
   async backlinks(path: string): Promise<{ from: string; line: number }[]> {
     const target = normalizeNotePath(path);
-    if (this.searchStale()) await this.syncSearch();
-    else await this.searchSyncs;
+    await this.searchReady();
     return this.index()
       .backlinks(target)
       .filter((link) => !isChangelogPath(this.layout, link.from));
@@ -213,8 +212,7 @@ export class Vault {
    * out), by path, from the search index after the usual change check: no note is read.
    */
   async notesOfProject(projectPath: string): Promise<{ path: string; type: string | null }[]> {
-    if (this.searchStale()) await this.syncSearch();
-    else await this.searchSyncs;
+    await this.searchReady();
     return this.index().notesOfProject(normalizeNotePath(projectPath));
   }
 
@@ -278,6 +276,12 @@ export class Vault {
     return result;
   }
 
+  /** Brings the search index up to date when it may be behind, else waits for a sync under way. */
+  private async searchReady(): Promise<void> {
+    if (this.searchStale()) await this.syncSearch();
+    else await this.searchSyncs;
+  }
+
   /** Whether a search must bring the index up to date first. */
   private searchStale(): boolean {
     if (this.watcher?.live) return !this.searchPrimed || !this.watcher.idle;
@@ -292,8 +296,7 @@ export class Vault {
    * folder filter asks for them). Whole words only: `prefix` is for a person typing in the dashboard.
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    if (this.searchStale()) await this.syncSearch();
-    else await this.searchSyncs;
+    await this.searchReady();
     return this.index().search(query, { systemPrefixes: [...systemPrefixes(this.layout), this.layout.agents], ...options });
   }
 
