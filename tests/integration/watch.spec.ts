@@ -39,6 +39,39 @@ async function paths(vault: Vault, query: string): Promise<string[]> {
   return (await vault.search(query)).map((hit) => hit.path);
 }
 
+/** Lucid's own write of notes/alpha.md: the heron becomes a grebe. */
+function editAlphaThroughLucid(vault: Vault): Promise<unknown> {
+  return vault.edit({
+    actor: vault.person,
+    op: 'update',
+    path: 'notes/alpha.md',
+    reason: 'birds',
+    changes: [{ path: 'notes/alpha.md', content: '# Alpha\n\nA grebe dives by the river.\n' }],
+  });
+}
+
+/** A watcher whose events the test delivers by hand, as they come when the machine is busy. */
+function drivenWatcher(): {
+  subscribe: () => Promise<SubscribeFn>;
+  emit: (error: Error | null, events: WatchEvent[]) => void;
+  unsubscribed: () => number;
+} {
+  let listener: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
+  let unsubscribed = 0;
+  const driven: SubscribeFn = async (_dir, callback) => {
+    listener = callback;
+    return { unsubscribe: async () => void unsubscribed++ };
+  };
+  return {
+    subscribe: async () => driven,
+    emit: (error, events) => {
+      if (!listener) throw new Error('the vault has not subscribed to the watcher yet');
+      listener(error, events);
+    },
+    unsubscribed: () => unsubscribed,
+  };
+}
+
 /** Polls `check` until it holds (the watcher's events arrive in tens of milliseconds) or fails after `ms`. */
 async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -123,26 +156,16 @@ describe('the file watcher keeps the listing and the search index up to date', (
         return nodeFs.readFd(fd);
       },
     };
-    // The events are delivered by hand, after the search, as they come when the machine is busy.
-    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
-    const driven: SubscribeFn = async (_dir, callback) => {
-      emit = callback;
-      return { unsubscribe: async () => undefined };
-    };
-    const vault = await open(tv, { fs: counting, watcher: { subscribe: async () => driven } });
+    // The events are delivered by hand, after the search.
+    const watcher = drivenWatcher();
+    const vault = await open(tv, { fs: counting, watcher: { subscribe: watcher.subscribe } });
     await paths(vault, 'heron');
-    await vault.edit({
-      actor: vault.person,
-      op: 'update',
-      path: 'notes/alpha.md',
-      reason: 'birds',
-      changes: [{ path: 'notes/alpha.md', content: '# Alpha\n\nA grebe dives by the river.\n' }],
-    });
+    await editAlphaThroughLucid(vault);
     expect(await paths(vault, 'grebe')).toEqual(['notes/alpha.md']);
     const after = reads;
     // What @parcel/watcher reports for the temp file renamed over the note and the changelog line.
     const events: WatchEvent[] = ['changelog.md', 'notes/alpha.md'].map((rel) => ({ type: 'create', path: path.join(tv.root, rel) }));
-    (emit as unknown as (error: Error | null, events: WatchEvent[]) => void)(null, events);
+    watcher.emit(null, events);
     // The stamps are known already: nothing is left to compare, the index is not even asked.
     expect(await vault.syncSearch()).toEqual({ added: 0, updated: 0, removed: 0, unchanged: 0 });
     expect(await paths(vault, 'grebe')).toEqual(['notes/alpha.md']);
@@ -153,13 +176,7 @@ describe('the file watcher keeps the listing and the search index up to date', (
     const tv = tempVault();
     const vault = await open(tv);
     await paths(vault, 'heron');
-    await vault.edit({
-      actor: vault.person,
-      op: 'update',
-      path: 'notes/alpha.md',
-      reason: 'birds',
-      changes: [{ path: 'notes/alpha.md', content: '# Alpha\n\nA grebe dives by the river.\n' }],
-    });
+    await editAlphaThroughLucid(vault);
     expect(await paths(vault, 'grebe')).toEqual(['notes/alpha.md']);
     expect(await paths(vault, 'heron')).toEqual([]);
   });
@@ -201,18 +218,13 @@ describe('the file watcher keeps the listing and the search index up to date', (
     opened.push(unloadable);
     expect(unloadable.watchState()).toEqual({ mode: 'polling', reason: expect.stringMatching(/could not be loaded.*No prebuild/) });
 
-    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
-    let unsubscribed = 0;
-    const driven: SubscribeFn = async (_dir, callback) => {
-      emit = callback;
-      return { unsubscribe: async () => void unsubscribed++ };
-    };
+    const watcher = drivenWatcher();
     const vault = await openVault({
       root: tv.root,
       env: tv.env,
       clock: steppingClock(DEFAULT_START, 1500),
       watch: true,
-      watcher: { subscribe: async () => driven },
+      watcher: { subscribe: watcher.subscribe },
       onWarning: (message) => warnings.push(message),
     });
     opened.push(vault);
@@ -221,9 +233,9 @@ describe('the file watcher keeps the listing and the search index up to date', (
     tv.write('notes/alpha.md', '# Alpha\n\nA curlew by the river.\n');
     // No event came: the watcher's listing does not know the edit yet.
     expect(await paths(vault, 'curlew')).toEqual([]);
-    (emit as unknown as (error: Error | null, events: WatchEvent[]) => void)(new Error('Event queue overflowed'), []);
+    watcher.emit(new Error('Event queue overflowed'), []);
     expect(vault.watchState()).toEqual({ mode: 'polling', reason: expect.stringMatching(/reported an error.*overflowed/) });
-    expect(unsubscribed).toBe(1);
+    expect(watcher.unsubscribed()).toBe(1);
     expect(await paths(vault, 'curlew')).toEqual(['notes/alpha.md']);
     expect(warnings).toHaveLength(2);
   });
@@ -236,11 +248,7 @@ describe('the file watcher keeps the listing and the search index up to date', (
 
   it('applies events that arrive during the first walk', async () => {
     const tv = tempVault();
-    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
-    const driven: SubscribeFn = async (_dir, callback) => {
-      emit = callback;
-      return { unsubscribe: async () => undefined };
-    };
+    const watcher = drivenWatcher();
     const { nodeFs } = await import('../../lib/vault/fs');
     const notesDir = path.join(tv.root, 'notes');
     let walked = false;
@@ -252,16 +260,16 @@ describe('the file watcher keeps the listing and the search index up to date', (
         if (dir === notesDir && !walked) {
           walked = true;
           tv.write('notes/late.md', '# Late\n\nA swift over the roofs.\n');
-          emit?.(null, [{ type: 'create', path: path.join(notesDir, 'late.md') }]);
+          watcher.emit(null, [{ type: 'create', path: path.join(notesDir, 'late.md') }]);
         }
         return entries;
       },
     };
-    const vault = await open(tv, { fs: racing, watcher: { subscribe: async () => driven } });
+    const vault = await open(tv, { fs: racing, watcher: { subscribe: watcher.subscribe } });
     expect(walked).toBe(true);
     expect(await paths(vault, 'swift')).toEqual(['notes/late.md']);
     fs.rmSync(path.join(notesDir, 'late.md'));
-    (emit as unknown as (error: Error | null, events: WatchEvent[]) => void)(null, [{ type: 'delete', path: path.join(notesDir, 'late.md') }]);
+    watcher.emit(null, [{ type: 'delete', path: path.join(notesDir, 'late.md') }]);
     expect(await paths(vault, 'swift')).toEqual([]);
   });
 });
@@ -330,16 +338,12 @@ describe('the file watcher keeps following folders that came with subfolders', (
 describe('a burst of events that may have overflowed inotify', () => {
   it('walks the vault once the burst is quiet, and finds what no event named', async () => {
     const tv = tempVault();
-    let emit: ((error: Error | null, events: WatchEvent[]) => unknown) | null = null;
-    const driven: SubscribeFn = async (_dir, callback) => {
-      emit = callback;
-      return { unsubscribe: async () => undefined };
-    };
-    const vault = await open(tv, { watcher: { subscribe: async () => driven } });
+    const watcher = drivenWatcher();
+    const vault = await open(tv, { watcher: { subscribe: watcher.subscribe } });
     expect(await paths(vault, 'kestrel')).toEqual([]);
     // A checkout wrote this note, and its event was among those the kernel's queue dropped.
     tv.write('notes/lost.md', '# Lost\n\nA kestrel hovers over the field.\n');
-    const send = emit as unknown as (error: Error | null, events: WatchEvent[]) => void;
+    const send = watcher.emit;
     const burst = (from: number, count: number) =>
       Array.from({ length: count }, (_, i): WatchEvent => ({ type: 'delete', path: path.join(tv.root, 'gone', `n${from + i}.md`) }));
     send(null, burst(0, 100));
