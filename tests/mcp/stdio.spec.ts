@@ -1,20 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changelogLines, fieldOf, filesOf, MCP_VAULT_FILES, trailersOf } from '../support/mcp';
+import { changelogLines, fieldOf, filesOf, MCP_VAULT_FILES, spawnStdioServer, type StdioServer, trailersOf } from '../support/mcp';
 import { findTempFiles, makeTempVault, type TempVault } from '../support/temp-vault';
 
-const BIN = path.resolve('bin/lucid');
-
-interface Server {
-  client: Client;
-  transport: StdioClientTransport;
-  stderr: () => string;
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
-}
+type Server = StdioServer;
 
 const vaults: TempVault[] = [];
 const servers: Server[] = [];
@@ -29,27 +20,9 @@ function tempVault(files: Record<string, string> = MCP_VAULT_FILES): TempVault {
   return tv;
 }
 
-/** Starts `./bin/lucid mcp --vault <root>` and connects a real SDK client to it over stdio. */
+/** Starts `./bin/lucid mcp --vault <root>` with a real SDK client, closed after the test. */
 async function spawnServer(tv: TempVault): Promise<Server> {
-  const transport = new StdioClientTransport({
-    command: BIN,
-    args: ['mcp', '--vault', tv.root],
-    env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person' },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const client = new Client({ name: 'lucid-stdio-test', version: '0.0.0' });
-  await client.connect(transport);
-  const server: Server = {
-    client,
-    transport,
-    stderr: () => stderr,
-    call: async (name, args) =>
-      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Record<string, unknown> },
-  };
+  const server = await spawnStdioServer(tv);
   servers.push(server);
   return server;
 }

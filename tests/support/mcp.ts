@@ -1,3 +1,5 @@
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,6 +9,8 @@ import type { Vault } from '../../lib/vault/vault';
 import { makeTempVault, type TempVault } from './temp-vault';
 
 /** A vault with a project, decisions, a skill, an earlier session and a person's note. */
+const BIN = path.resolve('bin/lucid');
+
 export const MCP_VAULT_FILES: Record<string, string> = {
   'projects/atlas.md': `---
 type: project
@@ -169,4 +173,35 @@ export async function openWithMcp(lists: McpCleanup, files: Record<string, strin
   const mcp = await connectInMemory(vault);
   lists.pairs.push(mcp);
   return { tv, vault, mcp };
+}
+
+/** `lucid mcp` started as an MCP client starts it, with a real SDK client connected over stdio. */
+export interface StdioServer {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
+}
+
+/** Starts `./bin/lucid mcp --vault <root>` and connects a real SDK client to it over stdio. */
+export async function spawnStdioServer(tv: TempVault): Promise<StdioServer> {
+  const transport = new StdioClientTransport({
+    command: BIN,
+    args: ['mcp', '--vault', tv.root],
+    env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person' },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'lucid-stdio-test', version: '0.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    stderr: () => stderr,
+    call: async (name, args) =>
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Record<string, unknown> },
+  };
 }
