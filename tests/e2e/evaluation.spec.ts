@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { openUntilSeen } from '../support/pages/outside-edit';
 import { e2eVault } from '../support/e2e-vault';
 import { EvaluationPage } from '../support/pages/evaluation';
 
@@ -210,16 +211,14 @@ test('without runs the page offers the Run button; without question sets it says
   try {
     vault.git(['rm', '-r', '-q', '--', 'evals/runs']);
     vault.git(['commit', '-q', '-m', 'no runs']);
-    await evaluation.open();
-    await expect(page.getByRole('status').filter({ hasText: 'No evaluation run yet.' })).toBeVisible();
+    await openUntilSeen(() => evaluation.open(), page.getByRole('status').filter({ hasText: 'No evaluation run yet.' }));
     await expect(evaluation.runButton).toBeVisible();
     await expect(evaluation.strategies).toHaveCount(0);
 
     vault.git(['rm', '-r', '-q', '--', 'evals/questions']);
     vault.git(['commit', '-q', '-m', 'no question sets']);
-    await evaluation.open();
     const empty = page.getByRole('status').filter({ hasText: 'No question set yet.' });
-    await expect(empty).toBeVisible();
+    await openUntilSeen(() => evaluation.open(), empty);
     await expect(empty).toContainText(`lucid eval generate --vault ${vault.root}`);
     await expect(empty).toContainText('evals/questions/<set>.jsonl');
     await expect(empty).toContainText('"gold": [');

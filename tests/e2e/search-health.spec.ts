@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { openUntilSeen } from '../support/pages/outside-edit';
 import { randomBytes } from 'node:crypto';
 import { e2eVault } from '../support/e2e-vault';
 
@@ -33,7 +34,7 @@ test('the Health page lists a note the test broke, with its reason, linking to i
   const id = randomBytes(4).toString('hex');
   vault.write(`Notes/broken-${id}.md`, '---\ntitle: [unclosed\n---\nbody\n');
   vault.write(`decisions/bad-${id}.md`, '---\ntype: decision\ndate: 2026-11-30\nstatus: maybe\n---\n# Bad\n');
-  await page.goto('/health');
+  await openUntilSeen(() => page.goto('/health'), page.getByRole('link', { name: `decisions/bad-${id}.md` }));
   await expect(page.getByRole('link', { name: `Notes/broken-${id}.md` })).toBeVisible();
   await expect(page.getByText(/Invalid YAML on line 2/).first()).toBeVisible();
   const violation = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: `decisions/bad-${id}.md` }) });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { openUntilSeen } from '../support/pages/outside-edit';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -47,7 +48,7 @@ test("the list shows the demo's molted skills; search filters as you type, sort 
   vault.git(['commit', '-qm', `Archive ${name}`]);
 
   const list = new SkillsListPage(page);
-  await list.open();
+  await openUntilSeen(() => list.open(), list.rows('Archived skills').filter({ hasText: name }));
   const migrations = list.row('skills/run-db-migrations-safely.md');
   await expect(migrations.getByTestId('skill-version')).toHaveText('5');
   await expect(migrations.getByTestId('skill-molts')).toHaveText('5');

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { openUntilSeen } from '../support/pages/outside-edit';
 import { e2eVault } from '../support/e2e-vault';
 import { NotePage } from '../support/pages/note-page';
 
@@ -57,9 +58,12 @@ test('payloads in a file name, a title, front-matter values and a commit message
     await expect(note.history).toContainText("<img src=x onerror=alert('commit')>");
     await expectInert(page);
 
-    await page.goto('/search');
-    await page.getByRole('searchbox').fill('zebraquartz');
     const results = page.getByRole('list', { name: 'Search results' });
+    const search = async () => {
+      await page.goto('/search');
+      await page.getByRole('searchbox').fill('zebraquartz');
+    };
+    await openUntilSeen(search, results.getByRole('listitem').first());
     await expect(results.getByRole('listitem').first()).toContainText("<img src=x onerror=alert('title')>");
     await expectInert(page);
 

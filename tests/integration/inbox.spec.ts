@@ -444,6 +444,22 @@ describe('the queue', () => {
     expect((await listInbox(vault)).map((i) => i.id)).not.toContain(first.id);
   });
 
+  it('keeps proposals made within one second in the order they were made, whatever their names', async () => {
+    const { tv, vault } = await setup();
+    const item = (name: string) =>
+      `---\ntype: inbox\nproposed_by: agent:quick\naction: create\ntarget: notes/${name}.md\nreason: r\ncreated: 2026-11-14T10:00:00+00:00\n---\n\nWhy.\n\n\`\`\`\`markdown\n# ${name}\n\`\`\`\`\n`;
+    const made = ['one', 'two', 'three'];
+    for (const [i, name] of made.entries()) {
+      tv.write(`inbox/2026-11-14-100000-${name}.md`, item(name));
+      const at = new Date(Date.parse('2026-11-14T10:00:00Z') + i * 200);
+      fs.utimesSync(path.join(tv.root, `inbox/2026-11-14-100000-${name}.md`), at, at);
+    }
+    // By name alone "three" would come before "two".
+    expect((await listInbox(vault)).map((i) => i.target)).toEqual(made.map((n) => `notes/${n}.md`));
+    // Listed again from the cache, the order holds.
+    expect((await listInbox(vault)).map((i) => i.target)).toEqual(made.map((n) => `notes/${n}.md`));
+  });
+
   it('lists an empty file, front matter only and a file too large as items with a problem, and thousands of items quickly (catalog #45)', async () => {
     const { tv, vault } = await setup();
     tv.write('inbox/empty.md', '');

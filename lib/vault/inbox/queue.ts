@@ -141,19 +141,26 @@ function matches(item: InboxItem, filter: InboxFilter | undefined): boolean {
   return true;
 }
 
-/** Oldest first: by the `created` time (items without one last), then by id. */
-function compareItems(a: InboxItem, b: InboxItem): number {
+/**
+ * Oldest first: by the `created` time (items without one last), then, as `created` is kept to the
+ * second, by when the file was written (proposals made within one second stay in the order they
+ * were made), then by id.
+ */
+function compareItems(a: InboxItem, b: InboxItem, writtenAt: ReadonlyMap<InboxItem, number>): number {
   const ta = Date.parse(a.created);
   const tb = Date.parse(b.created);
   const na = Number.isNaN(ta);
   const nb = Number.isNaN(tb);
   if (na !== nb) return na ? 1 : -1;
   if (!na && ta !== tb) return ta - tb;
+  const wa = writtenAt.get(a) ?? 0;
+  const wb = writtenAt.get(b) ?? 0;
+  if (wa !== wb) return wa - wb;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
- * The inbox queue, oldest first (by `created`, then id). Items whose note cannot be applied are
+ * The inbox queue, oldest first (by `created`, then when written, then id). Items whose note cannot be applied are
  * listed with their `problem`. Reads only the inbox folder, and each item again only when its file
  * changed since the last listing.
  */
@@ -168,6 +175,7 @@ export async function listInbox(vault: Vault, filter?: InboxFilter): Promise<Inb
   const known = cache;
   const seen = new Set<string>();
   const items: InboxItem[] = [];
+  const writtenAt = new Map<InboxItem, number>();
   const fd = await openFolder(vault, dir);
   const folder = fd === null ? dir : `/proc/self/fd/${fd}`;
   try {
@@ -183,9 +191,15 @@ export async function listInbox(vault: Vault, filter?: InboxFilter): Promise<Inb
             const stat = await vault.fs.lstat(entryPath);
             if (!stat.isFile()) return null;
             const cached = known.get(path);
-            if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.item;
+            if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) {
+              writtenAt.set(cached.item, stat.mtimeMs);
+              return cached.item;
+            }
             const item = fd === null ? (await readInboxItem(vault, path)).item : await readEntry(vault, entryPath, path);
-            if (item) known.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, item });
+            if (item) {
+              known.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, item });
+              writtenAt.set(item, stat.mtimeMs);
+            }
             return item;
           } catch (error) {
             // removed meanwhile (accepted or rejected while the folder was read)
@@ -202,7 +216,7 @@ export async function listInbox(vault: Vault, filter?: InboxFilter): Promise<Inb
     if (fd !== null) await vault.fs.close(fd).catch(() => undefined);
   }
   for (const path of known.keys()) if (!seen.has(path)) known.delete(path);
-  return items.filter((item) => matches(item, filter)).sort(compareItems);
+  return items.filter((item) => matches(item, filter)).sort((a, b) => compareItems(a, b, writtenAt));
 }
 
 /** How many items wait in the inbox: one readdir, no file read (the navigation shows it on every page). */
