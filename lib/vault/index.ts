@@ -75,3 +75,7 @@ export {
 } from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
 export type { IndexWorkers } from './search/index-pool';
+export type { RemoteState, SyncOptions, SyncReport, SyncStep } from './sync/types';
+export { syncVault } from './sync/sync';
+export { remoteState } from './sync/remote';
+export { parseSyncInterval } from './sync/interval';

@@ -409,6 +409,15 @@ export class Vault {
   gitIdentity(actor: string): GitIdentity {
     return identityOf(this.writer, actor);
   }
+
+  /**
+   * The write path's context (git, layout, clock, ids, the person, the caches a write keeps current),
+   * for the rooms of lib/vault that commit under the vault lock themselves (the sync engine).
+   * Not for use outside lib/vault: everything else writes through {@link Vault.edit}.
+   */
+  writeContext(): WriteContext {
+    return this.writer;
+  }
 }
 
 /**

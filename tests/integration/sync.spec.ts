@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { listInbox, syncVault, type Vault } from '../../lib/vault/index';
+import { makeSyncVaults, type SyncVaults } from '../support/sync-vaults';
+
+/** lucid sync on real git: a bare repository and clones in temp folders. */
+
+let world: SyncVaults | null = null;
+const opened: Vault[] = [];
+afterEach(async () => {
+  for (const vault of opened.splice(0)) await vault.close();
+  world?.cleanup();
+  world = null;
+});
+
+async function setup(count = 2): Promise<SyncVaults> {
+  world = await makeSyncVaults(count, { 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n\none\ntwo\nthree\n' });
+  return world;
+}
+
+async function open(clone: SyncVaults['clones'][number]): Promise<Vault> {
+  const vault = await clone.open();
+  opened.push(vault);
+  return vault;
+}
+
+const lines = (text: string) => text.split('\n');
+const editIds = (text: string) => [...text.matchAll(/\^(e[a-z2-7]{12})\s*$/gm)].map((m) => m[1]);
+
+describe('syncVault', () => {
+  it('fast-forwards to the remote and pushes nothing when the clone has nothing new', async () => {
+    const { clones } = await setup();
+    const [a, b] = [await open(clones[0]), await open(clones[1])];
+    await a.edit({
+      actor: 'agent:alpha',
+      op: 'create',
+      path: 'notes/from-a.md',
+      reason: 'a note',
+      changes: [{ path: 'notes/from-a.md', content: '# From A\n' }],
+    });
+    const pushedA = await syncVault(a);
+    expect(pushedA).toMatchObject({ outcome: 'pushed', pushed: true, received: 0 });
+    const before = clones[1].head();
+    const report = await syncVault(b);
+    expect(report).toMatchObject({ outcome: 'fast-forward', received: 1, pushed: false, before, head: clones[0].head(), conflicts: [], refused: [] });
+    expect(clones[1].head()).toBe(clones[0].head());
+    expect(clones[1].read('notes/from-a.md')).toBe('# From A\n');
+    expect(clones[1].git(['status', '--porcelain'])).toBe('');
+    expect(clones[1].git(['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/main');
+    expect((await b.readNote('notes/from-a.md')).body).toContain('From A');
+  });
+
+  it('merges disjoint edits of two clones into one merge commit with both parents, its trailers and its changelog line', async () => {
+    const { clones } = await setup();
+    const [a, b] = [await open(clones[0]), await open(clones[1])];
+    await a.edit({ actor: 'agent:alpha', op: 'create', path: 'notes/a.md', reason: 'from a', changes: [{ path: 'notes/a.md', content: '# A\n' }] });
+    await syncVault(a);
+    await b.edit({ actor: 'agent:beta', op: 'create', path: 'notes/b.md', reason: 'from b', changes: [{ path: 'notes/b.md', content: '# B\n' }] });
+    const localHead = clones[1].head();
+    const report = await syncVault(b);
+    expect(report).toMatchObject({ outcome: 'merged', received: 1, pushed: true, conflicts: [] });
+    const g = clones[1].git;
+    expect(g(['rev-list', '--parents', '-n', '1', 'HEAD']).trim().split(' ').slice(1)).toEqual([localHead, clones[0].head()]);
+    const message = g(['log', '-1', '--format=%B']);
+    expect(message).toMatch(/^sync origin\/main/);
+    expect(message).toContain('Lucid-Actor: human:Person 2');
+    expect(message).toContain('Lucid-Op: sync');
+    expect(message).toMatch(/Lucid-Edit: e[a-z2-7]{12}/);
+    expect(message).toMatch(/Lucid-Machine: \S+/);
+    expect(clones[1].read('notes/a.md')).toBe('# A\n');
+    expect(clones[1].read('notes/b.md')).toBe('# B\n');
+    expect(g(['status', '--porcelain'])).toBe('');
+    const changelog = clones[1].read('changelog.md');
+    expect(changelog).toContain('agent:alpha · create [[notes/a]]');
+    expect(changelog).toContain('agent:beta · create [[notes/b]]');
+    expect(lines(changelog).find((l) => l.startsWith('- '))).toContain('· sync ');
+    expect(new Set(editIds(changelog)).size).toBe(editIds(changelog).length);
+    // The remote has the merge; the other clone fast-forwards to it.
+    expect(world?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[1].head());
+    expect((await syncVault(a)).outcome).toBe('fast-forward');
+    expect(clones[0].read('notes/b.md')).toBe('# B\n');
+    // The commit index follows the new history: the remote's commit and the merge are listed.
+    const log = await b.log({});
+    expect(log.map((c) => c.actor)).toEqual(expect.arrayContaining(['agent:alpha', 'agent:beta', 'human:Person 2']));
+    expect(log.some((c) => c.op === 'sync')).toBe(true);
+    expect(await listInbox(b)).toEqual([]);
+  });
+});
