@@ -138,11 +138,11 @@ export async function trackingCommit(repo: GitRepo, target: Pick<SyncTarget, 'tr
  */
 export async function pushRemote(repo: GitRepo, target: SyncTarget, commit: string): Promise<'pushed' | 'rejected'> {
   try {
-    await runGit(repo, ['push', '--porcelain', '--', target.remote, `${commit}:refs/heads/${target.remoteBranch}`], await networkEnv(repo));
+    await runGit(repo, ['push', '--', target.remote, `${commit}:refs/heads/${target.remoteBranch}`], await networkEnv(repo));
     return 'pushed';
   } catch (error) {
     const message = gitMessage(error);
-    if (/\[rejected\]|non-fast-forward|fetch first|stale info|incorrect old value|cannot lock ref/i.test(message)) return 'rejected';
+    if (/ ! \[rejected\]|non-fast-forward|fetch first|Updates were rejected|stale info|incorrect old value/i.test(message)) return 'rejected';
     throw new VaultError('io_error', `Could not push to ${target.remote}: ${message}. ${CREDENTIAL_HINT.replace('`git fetch`', '`git push`')}`);
   }
 }
