@@ -97,10 +97,14 @@ async function networkEnv(repo: GitRepo): Promise<Record<string, string>> {
 /** git's own message of a failed command, one line. */
 function gitMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text
-    .replace(/^git \w+ failed: /, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/^git \w+ failed: /, '')
+      // git's advice ("hint: …") is for its own command line, not for a Lucid user.
+      .replace(/\s*hint: [\s\S]*$/, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
@@ -142,7 +146,8 @@ export async function pushRemote(repo: GitRepo, target: SyncTarget, commit: stri
     return 'pushed';
   } catch (error) {
     const message = gitMessage(error);
-    if (/ ! \[rejected\]|non-fast-forward|fetch first|Updates were rejected|stale info|incorrect old value/i.test(message)) return 'rejected';
+    if (/ ! \[rejected\]|non-fast-forward|fetch first|Updates were rejected|stale info|incorrect old value/i.test(error instanceof Error ? error.message : ''))
+      return 'rejected';
     throw new VaultError('io_error', `Could not push to ${target.remote}: ${message}. ${CREDENTIAL_HINT.replace('`git fetch`', '`git push`')}`);
   }
 }
