@@ -8,7 +8,7 @@ const EDIT_ID = /\s\^(e[a-z2-7]{12})\s*$/;
 const STAMP = /^- (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) /;
 
 /** The edit id a changelog line ends with, or null. */
-export function editIdOf(line: string): string | null {
+function editIdOf(line: string): string | null {
   return EDIT_ID.exec(line)?.[1] ?? null;
 }
 

@@ -15,7 +15,7 @@ import type { TreeChange } from './record';
 const MAX_CHECKED_NOTES = 500;
 
 /** Whether a vault path is inside the vault's `.lucid/` (any case, as a case-insensitive disk sees it). */
-export function isStatePath(vaultPath: string | null): boolean {
+function isStatePath(vaultPath: string | null): boolean {
   return vaultPath !== null && vaultPath.split('/')[0].toLowerCase() === '.lucid';
 }
 

@@ -26,7 +26,7 @@ const CREDENTIAL_HINT =
   "Lucid uses git's own credentials and stores none: check that `git fetch` works in this folder (an ssh key loaded in ssh-agent, or a credential helper for https), then run lucid sync again.";
 
 /** HEAD's branch name, or null on a detached HEAD. */
-export async function currentBranch(repo: GitRepo): Promise<string | null> {
+async function currentBranch(repo: GitRepo): Promise<string | null> {
   const ref = (await runGit(repo, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')).trim();
   return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
 }
@@ -69,7 +69,7 @@ export async function resolveTarget(repo: GitRepo, remote?: string): Promise<Syn
 }
 
 /** The remote's URL with any user name and password taken out (null when it has none). */
-export async function remoteUrl(repo: GitRepo, remote: string): Promise<string | null> {
+async function remoteUrl(repo: GitRepo, remote: string): Promise<string | null> {
   const url = (await runGit(repo, ['remote', 'get-url', '--', remote]).catch(() => '')).trim();
   return url ? stripCredentials(url) : null;
 }
@@ -131,7 +131,7 @@ export async function fetchRemote(repo: GitRepo, target: SyncTarget): Promise<st
 }
 
 /** The tracking ref's commit as of the last fetch, or null. */
-export async function trackingCommit(repo: GitRepo, target: Pick<SyncTarget, 'trackingRef'>): Promise<string | null> {
+async function trackingCommit(repo: GitRepo, target: Pick<SyncTarget, 'trackingRef'>): Promise<string | null> {
   const out = await runGit(repo, ['rev-parse', '--verify', '-q', `${target.trackingRef}^{commit}`]).catch(() => '');
   return out.trim() || null;
 }
@@ -153,7 +153,7 @@ export async function pushRemote(repo: GitRepo, target: SyncTarget, commit: stri
 }
 
 /** Local and remote commits not in the other (as of the last fetch); zeros when there is no tracking ref. */
-export async function aheadBehind(repo: GitRepo, trackingRef: string | null): Promise<{ ahead: number; behind: number }> {
+async function aheadBehind(repo: GitRepo, trackingRef: string | null): Promise<{ ahead: number; behind: number }> {
   if (!trackingRef) return { ahead: 0, behind: 0 };
   try {
     const [ahead, behind] = (await runGit(repo, ['rev-list', '--left-right', '--count', `HEAD...${trackingRef}`, '--'])).trim().split(/\s+/).map(Number);
@@ -174,7 +174,7 @@ interface SyncFile {
 const SYNC_FILE = 'sync.json';
 
 /** `.lucid/sync.json` as last written (all null when absent or unreadable). Never creates `.lucid/`. */
-export async function readSyncFile(vault: Vault): Promise<SyncFile> {
+async function readSyncFile(vault: Vault): Promise<SyncFile> {
   const empty: SyncFile = { lastSync: null, lastError: null, lastReport: null };
   try {
     const parsed = JSON.parse((await vault.fs.readFile(nodePath.join(vault.root, '.lucid', SYNC_FILE))).toString('utf8')) as Partial<SyncFile>;
