@@ -75,3 +75,4 @@ export {
 } from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
 export type { IndexWorkers } from './search/index-pool';
+export { TRAILER, machineName, machineTrailer } from './git/commit-message';
