@@ -53,7 +53,7 @@ export { listSkills, findSkillPath, type SkillList, type SkillRow } from './skil
 export * from './activity/sessions';
 export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
 export * from './activity/week';
-export { summarizeActivity, type ActivitySummary } from './activity/summary';
+export { summarizeActivity, type ActivityOrigin, type ActivitySummary } from './activity/summary';
 export { renderReport, renderWeekReport, writeReport } from './activity/report';
 export * from './activity/session-detail';
 export * from './eval/types';
