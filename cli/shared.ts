@@ -30,7 +30,13 @@ export function vaultDir(io: Io, given: string | undefined): string {
 export async function openCliVault(io: Io, given: string | undefined): Promise<Vault> {
   // A large index build parses notes in worker threads (cli/index-workers.ts finds the script).
   const workers = indexWorkers();
-  return openVault({ root: vaultDir(io, given), env: io.env, fallbackUser: fallbackUser(io.env), ...machineOption(io.env), ...(workers ? { indexWorkers: workers } : {}) });
+  return openVault({
+    root: vaultDir(io, given),
+    env: io.env,
+    fallbackUser: fallbackUser(io.env),
+    ...machineOption(io.env),
+    ...(workers ? { indexWorkers: workers } : {}),
+  });
 }
 
 /** Prints a value as JSON (for --json). */

@@ -34,7 +34,15 @@ function isAlive(pid: number): boolean {
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   // A long-lived server: a file watcher keeps the listing, so a search checks only what changed.
   const workers = options.indexWorkers ? { indexWorkers: options.indexWorkers } : {};
-  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser, machine: options.env.LUCID_MACHINE || undefined, watch: true, onWarning: log, ...workers });
+  const vault = await openVault({
+    root: options.vaultRoot,
+    env: options.env,
+    fallbackUser: options.fallbackUser,
+    machine: options.env.LUCID_MACHINE || undefined,
+    watch: true,
+    onWarning: log,
+    ...workers,
+  });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) log(`upgraded the install: committed ${upgraded.join(', ')}`);

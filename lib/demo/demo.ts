@@ -64,7 +64,13 @@ export async function generateDemoVault(options: GenerateDemoOptions): Promise<D
   const second = mkdtempSync(nodePath.join(tmpdir(), 'lucid-demo-'));
   writeFileSync(nodePath.join(second, 'gitconfig'), `[user]\n\tname = ${SECOND.name}\n\temail = ${SECOND.email}\n`);
   try {
-    run.elsewhere = await openVault({ root, env: { ...options.env, GIT_CONFIG_GLOBAL: nodePath.join(second, 'gitconfig') }, clock: run.clock, ids, machine: SECOND.machine });
+    run.elsewhere = await openVault({
+      root,
+      env: { ...options.env, GIT_CONFIG_GLOBAL: nodePath.join(second, 'gitconfig') },
+      clock: run.clock,
+      ids,
+      machine: SECOND.machine,
+    });
     await setUpTeam(run);
     await weeksOneAndTwo(run);
     await weeksThreeAndFour(run);

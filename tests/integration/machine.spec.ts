@@ -37,7 +37,13 @@ afterEach(() => {
 
 let seed = 500;
 async function openAt(tv: TempVault, machine?: string, root = tv.root): Promise<Vault> {
-  const vault = await openVault({ root, env: tv.env, clock: steppingClock(DEFAULT_START), ids: seededIds(seed++), ...(machine === undefined ? {} : { machine }) });
+  const vault = await openVault({
+    root,
+    env: tv.env,
+    clock: steppingClock(DEFAULT_START),
+    ids: seededIds(seed++),
+    ...(machine === undefined ? {} : { machine }),
+  });
   opened.push(vault);
   return vault;
 }
@@ -61,7 +67,8 @@ function trailersAt(tv: TempVault, rev: string): Record<string, string> {
 /** A second clone of the vault, its own person and machine, that the first brings in with a plain fast-forward (as a sync would). */
 function secondClone(tv: TempVault, person: string): { dir: string; git: (args: string[]) => string } {
   const dir = tv.tempDir('clone');
-  const git = (args: string[]) => execFileSync('git', args, { cwd: dir, env: tv.env as NodeJS.ProcessEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: dir, env: tv.env as NodeJS.ProcessEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   execFileSync('git', ['clone', '-q', tv.root, dir], { env: tv.env as NodeJS.ProcessEnv, stdio: 'ignore' });
   git(['config', 'user.name', person]);
   git(['config', 'user.email', 'second@example.invalid']);
@@ -131,7 +138,13 @@ describe('the commit index: machine and person', () => {
     // The second clone: its person, its machine, an agent writing there; brought in by a fast-forward.
     const other = secondClone(tv, 'Second Person');
     const there = await openAt(tv, 'desk-b', other.dir);
-    await there.edit({ actor: 'agent:there', op: 'create', path: 'notes/there.md', reason: 'there', changes: [{ path: 'notes/there.md', content: '# There\n' }] });
+    await there.edit({
+      actor: 'agent:there',
+      op: 'create',
+      path: 'notes/there.md',
+      reason: 'there',
+      changes: [{ path: 'notes/there.md', content: '# There\n' }],
+    });
     await there.edit({ actor: 'human:Second Person', op: 'update', path: 'notes/a.md', reason: 'mine', changes: [{ path: 'notes/a.md', content: '# A!\n' }] });
     tv.git(['pull', '-q', '--ff-only', other.dir, 'main']);
 
@@ -175,7 +188,7 @@ describe('the commit index: machine and person', () => {
 });
 
 describe('sessions and machines', () => {
-  it("a session note keeps its machine; the list shows and filters sessions by machine and person; the week narrows too", async () => {
+  it('a session note keeps its machine; the list shows and filters sessions by machine and person; the week narrows too', async () => {
     const { tv, vault } = await installed({ 'notes/a.md': '# A\n' });
     const here = await startSession(vault, { agent: 'alpha', task: 'here' });
     await writeNote(vault, { session: here.session, path: 'notes/h.md', mode: 'create', content: '# H\n', reason: 'h' });
