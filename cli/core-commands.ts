@@ -13,7 +13,7 @@ import {
   type Vault,
 } from '../lib/vault';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
-import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
+import { fallbackUser, machineOption, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
 
 /** One verb: its help, its flags and what it does. */
 export interface Command {
@@ -35,7 +35,7 @@ export const coreCommands: Record<string, Command> = {
     options: { ...jsonOption, force: { type: 'boolean' } },
     async run(io, values, positionals) {
       const dir = vaultDir(io, positionals[0]);
-      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env), force: Boolean(values.force) });
+      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env), ...machineOption(io.env), force: Boolean(values.force) });
       if (values.json) {
         printJson(io, report);
         return 0;

@@ -5,7 +5,7 @@ import net from 'node:net';
 import nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openVault, upgradeInstall, VaultError } from '../lib/vault/index';
-import { fallbackUser, UsageError, type Io } from './shared';
+import { fallbackUser, machineOption, UsageError, type Io } from './shared';
 
 /** The package's own folder (where app/, .next/ and node_modules/ are). */
 export const PACKAGE_ROOT = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '..');
@@ -102,7 +102,7 @@ async function waitUntilUp(port: number, child: ReturnType<typeof spawn>): Promi
  * child's exit code.
  */
 export async function serve(io: Io, options: { vaultRoot: string; port?: number; build?: boolean }): Promise<number> {
-  const vault = await openVault({ root: options.vaultRoot, env: io.env, fallbackUser: fallbackUser(io.env) });
+  const vault = await openVault({ root: options.vaultRoot, env: io.env, fallbackUser: fallbackUser(io.env), ...machineOption(io.env) });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) io.out(`Upgraded the install: committed ${upgraded.join(', ')}.`);

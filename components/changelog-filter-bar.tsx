@@ -5,7 +5,17 @@ import { useId } from 'react';
 import { FilterDate, FilterForm, FilterSelect, plainOptions } from '@/components/filter-fields';
 import type { ChangelogInput } from '@/lib/queries/changelog';
 
-/** The changelog's filters (actor, op, note type, dates); each change is a new URL, so a filtered view can be shared and reloaded. */
+/** Whether any of the changelog's filters is set. */
+export function isFiltered(filters: ChangelogInput): boolean {
+  return Boolean(filters.actor || filters.op || filters.type || filters.machine || filters.person || filters.since || filters.until);
+}
+
+/** A value from the URL that is not (or no longer) among the choices stays selectable. */
+export function withCurrent(values: string[], current: string | undefined): string[] {
+  return current && !values.includes(current) ? [current, ...values] : values;
+}
+
+/** The changelog's filters (actor, op, note type, machine, person, dates); each change is a new URL, so a filtered view can be shared and reloaded. */
 export function ChangelogFilterBar({
   filters,
   actors,
@@ -14,18 +24,18 @@ export function ChangelogFilterBar({
 }: {
   filters: ChangelogInput;
   actors: string[];
-  choices: { ops: string[]; types: string[] };
+  choices: { ops: string[]; types: string[]; machines: string[]; persons: string[] };
   hrefFor: (filters: ChangelogInput) => string;
 }) {
   const router = useRouter();
   const id = useId();
-  const set = (key: 'actor' | 'op' | 'type' | 'since' | 'until') => (value: string) => {
+  const set = (key: 'actor' | 'op' | 'type' | 'machine' | 'person' | 'since' | 'until') => (value: string) => {
     const next = { ...filters, before: undefined, [key]: value || undefined } as ChangelogInput;
     router.push(hrefFor(next), { scroll: false });
   };
   const actorChoices = filters.actor && filters.actor !== 'foreign' && !actors.includes(filters.actor) ? [filters.actor, ...actors] : actors;
   return (
-    <FilterForm filtered={Boolean(filters.actor || filters.op || filters.type || filters.since || filters.until)} clearHref="/changelog">
+    <FilterForm filtered={isFiltered(filters)} clearHref="/changelog">
       <FilterSelect
         id={`${id}-actor`}
         label="Actor"
@@ -36,6 +46,22 @@ export function ChangelogFilterBar({
       />
       <FilterSelect id={`${id}-op`} label="Operation" value={filters.op} options={plainOptions(choices.ops)} onChange={set('op')} />
       <FilterSelect id={`${id}-type`} label="Note type" value={filters.type} options={plainOptions(choices.types)} onChange={set('type')} />
+      <FilterSelect
+        id={`${id}-machine`}
+        label="Machine"
+        anyLabel="Any machine"
+        value={filters.machine}
+        options={plainOptions(withCurrent(choices.machines, filters.machine))}
+        onChange={set('machine')}
+      />
+      <FilterSelect
+        id={`${id}-person`}
+        label="Person"
+        anyLabel="Anyone's vault"
+        value={filters.person}
+        options={plainOptions(withCurrent(choices.persons, filters.person))}
+        onChange={set('person')}
+      />
       <FilterDate id={`${id}-since`} label="From" value={filters.since} onChange={set('since')} />
       <FilterDate id={`${id}-until`} label="To" value={filters.until} onChange={set('until')} />
     </FilterForm>

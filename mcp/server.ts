@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { abandonSessions, listOpenSessions, openVault, upgradeInstall, type SessionOwner } from '../lib/vault/index';
+import { abandonSessions, openVault, orphanedSessions, upgradeInstall, type SessionOwner } from '../lib/vault/index';
 import { buildServer } from './tools';
 
 /** How to run the stdio server. */
@@ -34,7 +34,15 @@ function isAlive(pid: number): boolean {
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   // A long-lived server: a file watcher keeps the listing, so a search checks only what changed.
   const workers = options.indexWorkers ? { indexWorkers: options.indexWorkers } : {};
-  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser, watch: true, onWarning: log, ...workers });
+  const vault = await openVault({
+    root: options.vaultRoot,
+    env: options.env,
+    fallbackUser: options.fallbackUser,
+    machine: options.env.LUCID_MACHINE || undefined,
+    watch: true,
+    onWarning: log,
+    ...workers,
+  });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) log(`upgraded the install: committed ${upgraded.join(', ')}`);
@@ -42,9 +50,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     log(`could not upgrade the install (${(error as Error).message}); serving the vault as it is`);
   }
   const owner: SessionOwner = { kind: 'mcp', pid: process.pid, host: os.hostname() };
-  const orphans = listOpenSessions(vault).filter(
-    (s) => s.owner.kind === 'mcp' && s.owner.host === owner.host && typeof s.owner.pid === 'number' && s.owner.pid !== process.pid && !isAlive(s.owner.pid),
-  );
+  const orphans = orphanedSessions(vault, owner, isAlive);
   if (orphans.length > 0) {
     const ended = await abandonSessions(
       vault,

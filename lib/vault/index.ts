@@ -53,7 +53,7 @@ export { listSkills, findSkillPath, type SkillList, type SkillRow } from './skil
 export * from './activity/sessions';
 export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
 export * from './activity/week';
-export { summarizeActivity, type ActivitySummary } from './activity/summary';
+export { summarizeActivity, type ActivityOrigin, type ActivitySummary } from './activity/summary';
 export { renderReport, renderWeekReport, writeReport } from './activity/report';
 export * from './activity/session-detail';
 export * from './eval/types';
@@ -79,3 +79,4 @@ export type { RemoteState, SyncOptions, SyncReport, SyncStep } from './sync/type
 export { syncVault } from './sync/sync';
 export { remoteState } from './sync/remote';
 export { parseSyncInterval } from './sync/interval';
+export { TRAILER, machineName, machineTrailer } from './git/commit-message';
