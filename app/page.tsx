@@ -5,11 +5,13 @@ import { OverviewFigure } from '@/components/overview-figure';
 import { OverviewList } from '@/components/overview-list';
 import { OverviewRangePicker } from '@/components/overview-range-picker';
 import { PageHeader } from '@/components/page-header';
+import { RemotePanel } from '@/components/remote-panel';
 import { ReportExport } from '@/components/report-export';
 import { UncommittedNotice } from '@/components/uncommitted-notice';
 import { noteHref } from '@/lib/markdown/hrefs';
 import { changelogChoices } from '@/lib/server/data';
 import { fetchActivityOverview } from '@/lib/server/data-overview';
+import { fetchRemoteState } from '@/lib/server/data-sync';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',
@@ -43,7 +45,7 @@ function href(path: string, params: Record<string, string | undefined>): string 
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { range, activity, vault, vaultRoot } = await fetchActivityOverview(await searchParams);
+  const [{ range, activity, vault, vaultRoot }, remote] = await Promise.all([fetchActivityOverview(await searchParams), fetchRemoteState()]);
   const days = { since: range.from, until: range.to };
   const changelog = (params: Record<string, string | undefined> = {}) => href('/changelog', { ...params, ...days });
   const sessions = (params: Record<string, string | undefined> = {}) => href('/sessions', { ...params, ...days });
@@ -226,6 +228,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </p>
         </div>
       </section>
+
+      <RemotePanel initial={remote} />
     </div>
   );
 }

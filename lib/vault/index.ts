@@ -75,3 +75,14 @@ export {
 } from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
 export type { IndexWorkers } from './search/index-pool';
+export * from './sync/stub';
+export {
+  syncExclusively,
+  isSyncRunning,
+  startSyncSchedule,
+  describeSync,
+  type SyncRun,
+  type SyncSchedule,
+  type SyncScheduleOptions,
+} from './schedule/sync-schedule';
+export { inboxIdOf } from './inbox/parse';
