@@ -1,4 +1,5 @@
-import { parseSyncInterval } from '../lib/vault/index';
+import { isVaultError, parseSyncInterval } from '../lib/vault/index';
+import { UsageError } from './io';
 
 /** A `--sync-every` interval: as given (for messages) and in milliseconds. */
 export interface SyncEvery {
@@ -15,9 +16,14 @@ export const SYNC_EVERY_HELP =
   '                  this runs, as `lucid sync` does: the first sync one interval after the start, never two at\n' +
   '                  once; a failure is printed once on stderr and kept for the dashboard. Off by default.';
 
-/** The interval `--sync-every` asks for, or undefined when not given (a VaultError invalid_input when it is not one). */
+/** The interval `--sync-every` asks for, or undefined when not given; a usage error when it is not one. */
 export function syncEveryOf(values: Record<string, unknown>): SyncEvery | undefined {
   const text = values['sync-every'];
   if (typeof text !== 'string') return undefined;
-  return { text, ms: parseSyncInterval(text) };
+  try {
+    return { text, ms: parseSyncInterval(text) };
+  } catch (error) {
+    if (isVaultError(error, 'invalid_input')) throw new UsageError(`--sync-every ${JSON.stringify(text)}: ${error.message}`);
+    throw error;
+  }
 }

@@ -183,11 +183,11 @@ export interface StdioServer {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
 }
 
-/** Starts `./bin/lucid mcp --vault <root>` and connects a real SDK client to it over stdio. */
-export async function spawnStdioServer(tv: TempVault): Promise<StdioServer> {
+/** Starts `./bin/lucid mcp --vault <root> [extra…]` and connects a real SDK client to it over stdio. */
+export async function spawnStdioServer(tv: TempVault, extra: string[] = []): Promise<StdioServer> {
   const transport = new StdioClientTransport({
     command: BIN,
-    args: ['mcp', '--vault', tv.root],
+    args: ['mcp', '--vault', tv.root, ...extra],
     env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person' },
     stderr: 'pipe',
   });
