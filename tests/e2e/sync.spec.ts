@@ -112,12 +112,13 @@ test('the sync actions refuse forged calls without the gate, and nothing is push
   const host = `127.0.0.1:${port}`;
   const cookie = `lucid_${port}=${token}`;
   for (const id of ids) {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { Host: host, Cookie: cookie, Origin: 'http://evil.example' },
       { Host: host, Cookie: cookie },
       { Host: host, Origin: `http://${host}` },
       { Host: `evil.example:${port}`, Cookie: cookie, Origin: `http://evil.example:${port}` },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const response = await rawRequest({
         method: 'POST',
         path: '/',
