@@ -78,9 +78,7 @@ export type { IndexWorkers } from './search/index-pool';
 export * from './sync/stub';
 export {
   syncExclusively,
-  isSyncRunning,
   startSyncSchedule,
-  describeSync,
   type SyncRun,
   type SyncSchedule,
   type SyncScheduleOptions,

@@ -13,7 +13,7 @@ const store = globalThis as unknown as { lucidSyncsRunning?: Set<string> };
 const running = (store.lucidSyncsRunning ??= new Set<string>());
 
 /** The message of the `locked` error a sync gets while another sync of the vault runs. */
-const BUSY_MESSAGE = 'A sync of this vault is already running (a Sync button, a `--sync-every` schedule or `lucid sync`). Wait until it ends, then try again.';
+const BUSY_MESSAGE = 'A sync of this vault is already running (started by a Sync button or a `--sync-every` schedule). Wait until it ends, then try again.';
 
 /**
  * Runs one sync of `vault` unless another is running, in this process or in any other Lucid
@@ -42,11 +42,6 @@ export async function syncExclusively(vault: Vault, options: SyncOptions = {}, s
   }
 }
 
-/** True while a sync of `vault` started by this process runs. */
-export function isSyncRunning(vault: Vault): boolean {
-  return running.has(vault.root);
-}
-
 /** Options of {@link startSyncSchedule}. */
 export interface SyncScheduleOptions {
   /** Milliseconds between the end of one run and the start of the next; the first run is one interval after the start. */
@@ -66,7 +61,7 @@ export interface SyncSchedule {
 }
 
 /** One line for a sync that changed something; null when it found nothing to do. */
-export function describeSync(report: SyncReport): string | null {
+function describeSync(report: SyncReport): string | null {
   if (report.outcome === 'up-to-date' && !report.pushed && report.conflicts.length === 0) return null;
   const parts = [`${report.received} ${report.received === 1 ? 'commit' : 'commits'} received`];
   if (report.pushed) parts.push('pushed');
