@@ -6,11 +6,13 @@ import { OverviewList } from '@/components/overview-list';
 import { OverviewOriginFilter } from '@/components/overview-origin-filter';
 import { OverviewRangePicker } from '@/components/overview-range-picker';
 import { PageHeader } from '@/components/page-header';
+import { RemotePanel } from '@/components/remote-panel';
 import { ReportExport } from '@/components/report-export';
 import { UncommittedNotice } from '@/components/uncommitted-notice';
 import { noteHref } from '@/lib/markdown/hrefs';
 import { changelogChoices } from '@/lib/server/data';
 import { fetchActivityOverview } from '@/lib/server/data-overview';
+import { fetchRemoteState } from '@/lib/server/data-sync';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',
@@ -44,7 +46,7 @@ function href(path: string, params: Record<string, string | undefined>): string 
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { range, activity, vault, vaultRoot, origin, origins } = await fetchActivityOverview(await searchParams);
+  const [{ range, activity, vault, vaultRoot, origin, origins }, remote] = await Promise.all([fetchActivityOverview(await searchParams), fetchRemoteState()]);
   // The changelog and sessions links keep the machine and person the overview is narrowed to.
   const days = { since: range.from, until: range.to, ...origin };
   const base: Record<string, string> = range.week ? { week: range.week } : { from: range.from, to: range.to };
@@ -240,6 +242,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </p>
         </div>
       </section>
+
+      <RemotePanel initial={remote} />
     </div>
   );
 }

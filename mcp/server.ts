@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { abandonSessions, openVault, orphanedSessions, upgradeInstall, type SessionOwner } from '../lib/vault/index';
+import { abandonSessions, openVault, orphanedSessions, type SessionOwner, startSyncSchedule, type SyncSchedule, upgradeInstall } from '../lib/vault/index';
 import { buildServer } from './tools';
 
 /** How to run the stdio server. */
@@ -11,6 +11,8 @@ export interface StdioServerOptions {
   version?: string;
   /** The search index's worker threads, as the CLI finds them (cli/index-workers.ts). */
   indexWorkers?: { script: string; execArgv?: string[] } | null;
+  /** `--sync-every`: sync the vault with its remote on this schedule while serving (as given, and in ms). */
+  syncEvery?: { text: string; ms: number };
 }
 
 // stdout is the protocol channel: everything else goes to stderr.
@@ -67,11 +69,13 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     resolveDone = resolve;
   });
   let stopping = false;
+  let schedule: SyncSchedule | null = null;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
     log(`${why}; stopping`);
     void lucid.abandonOpenSessions().finally(async () => {
+      await schedule?.stop();
       await lucid.server.close().catch(() => undefined);
       await vault.close();
       resolveDone();
@@ -89,6 +93,10 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   await lucid.server.connect(transport);
   const watching = vault.watchState().mode === 'watching' ? 'watching its files for changes' : "checking every file's stamp before a search";
   log(`serving ${vault.root} on stdio (pid ${process.pid}; ${watching})`);
+  if (options.syncEvery && !stopping) {
+    schedule = startSyncSchedule(vault, { everyMs: options.syncEvery.ms, log });
+    log(`syncing with the vault's remote every ${options.syncEvery.text}`);
+  }
   await done;
   // Whatever still holds the event loop (a stray timer, a half-closed pipe) must not keep a stopped server alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();

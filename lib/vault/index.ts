@@ -80,3 +80,11 @@ export { syncVault } from './sync/sync';
 export { remoteState } from './sync/remote';
 export { parseSyncInterval } from './sync/interval';
 export { TRAILER, machineName, machineTrailer } from './git/commit-message';
+export {
+  syncExclusively,
+  startSyncSchedule,
+  type SyncRun,
+  type SyncSchedule,
+  type SyncScheduleOptions,
+} from './schedule/sync-schedule';
+export { inboxIdOf } from './inbox/parse';
