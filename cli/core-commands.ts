@@ -152,7 +152,7 @@ export const coreCommands: Record<string, Command> = {
   },
   log: {
     summary: 'Show the vault history: who changed what, and why',
-    usage: 'lucid log [--vault DIR] [--path P] [--actor A] [--op OP] [--machine M] [--person NAME] [--limit N] [--json]',
+    usage: 'lucid log [--vault DIR] [--path P] [--actor A] [--op OP] [--limit N] [--json] [--machine M] [--person NAME]',
     options: {
       ...vaultOption,
       ...jsonOption,

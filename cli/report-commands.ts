@@ -11,7 +11,7 @@ export const reportCommands = {
   report: {
     summary: 'Print what the agents did in a week (with --write, save it as a report note in one commit)',
     usage:
-      'lucid report [--week YYYY-Www] [--machine M] [--person NAME] [--write] [--vault DIR] [--json]\n\n' +
+      'lucid report [--week YYYY-Www] [--write] [--machine M] [--person NAME] [--vault DIR] [--json]\n\n' +
       "  Prints the week's report (default: this week, in this machine's time zone): sessions per agent,\n" +
       "  the notes they changed, people's corrections, molts, pending inbox proposals and failed protocol\n" +
       '  checks, with links that work in Obsidian; ready to paste into a team chat.\n\n' +
