@@ -84,6 +84,11 @@ test('the sessions list shows where each session ran and narrows to a machine an
   await sessions.filter('Person', OTHER_PERSON, 'person');
   expect(await sessions.ids()).toEqual(onOther);
 
+  // A session's page says where it ran.
+  await sessions.row(onOther[0]).getByTestId('session-link').click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${onOther[0]}$`));
+  await expect(page.getByTestId('session-where')).toHaveText(`${OTHER_MACHINE}, at ${OTHER_PERSON}'s vault`);
+
   await sessions.open({ person: OTHER_PERSON });
   await sessions.filter('Machine', FIRST_MACHINE, 'machine');
   await expect(sessions.empty).toContainText('(a machine or person shows only the sessions that ran there)');

@@ -215,11 +215,7 @@ function matcher(vault: Vault, query: SessionQuery, open: Map<string, OpenSessio
     if (query.outcome && facts.outcome !== query.outcome) return null;
     if (query.project && facts.project !== query.project) return null;
     if (query.machine || query.person) {
-      const origin = originOf(
-        vault,
-        facts,
-        [index.sessionOrigin(id)].filter((o) => o !== null),
-      );
+      const origin = originOf(vault, facts, index.list({ session: id, oldestFirst: true, limit: 1 }));
       if (query.machine && origin.machine !== query.machine) return null;
       if (query.person && origin.person !== query.person) return null;
     }

@@ -302,14 +302,6 @@ export class CommitIndex {
     return { machines: distinct('machine'), persons: distinct('person') };
   }
 
-  /** The machine and person of a session's first commit (where it ran), or null when it has none. */
-  sessionOrigin(session: string): { machine: string | null; person: string } | null {
-    const row = this.db.prepare('SELECT machine, person FROM commits WHERE session = ? ORDER BY seq LIMIT 1').get(session) as
-      | { machine: string | null; person: string }
-      | undefined;
-    return row ?? null;
-  }
-
   /** How many commits match (the query's limit is ignored). */
   countWhere(query: CommitQuery): number {
     const { where, args } = this.filter(query);
