@@ -128,6 +128,6 @@ describe.skipIf(!haveFixtures)('backlinks from the index on the real vaults', ()
       } finally {
         cleanup();
       }
-    }, 120_000);
+    }, 240_000);
   }
 });

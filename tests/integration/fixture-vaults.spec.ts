@@ -53,6 +53,7 @@ describe.skipIf(!haveFixtures)('the real vaults in ../shared/fixtures', () => {
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' })).toBe('');
     });
 
+    // A cold index of the largest fixture parses its markdown for tens of seconds on a loaded machine.
     it(`${name}: every note is listed, and lint and search run`, async () => {
       const { root, cleanup } = copyFixture(name);
       cleanups.push(cleanup);
@@ -79,7 +80,7 @@ describe.skipIf(!haveFixtures)('the real vaults in ../shared/fixtures', () => {
       } finally {
         vault.close();
       }
-    });
+    }, 240_000);
   }
 
   it('agent-memory-template: each of its ten notes is reported as unparseable front matter', async () => {

@@ -130,6 +130,7 @@ describe('#33 kill -9 mid-write, #34 crash leftovers', () => {
         for (const tv of vaults) tv.cleanup();
       }
     },
-    stressTimeout(90_000),
+    // Thirty processes started and killed: minutes on a loaded machine.
+    stressTimeout(240_000),
   );
 });

@@ -111,10 +111,14 @@ function* randomTexts(count: number, maxTokens: number): Generator<string> {
 
 const MB = 1 << 20;
 /** Runs `f` and fails when it takes more than a second (a quadratic scan of 1 MB takes minutes). */
+/**
+ * Runs `f` on a 1 MB attack: a linear reading takes about 0.1 s, a quadratic one minutes. The bound
+ * is far from both, so a loaded machine (the full suite beside other work) does not fail it.
+ */
 function fast<T>(f: () => T): T {
   const started = performance.now();
   const result = f();
-  expect(performance.now() - started).toBeLessThan(1000);
+  expect(performance.now() - started).toBeLessThan(15_000);
   return result;
 }
 

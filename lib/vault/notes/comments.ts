@@ -1,6 +1,4 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
+import { markdownTree } from './markdown-tree';
 
 /** `[start, end)` offsets into a text. */
 export type Range = readonly [start: number, end: number];
@@ -57,7 +55,7 @@ export function stripComments(markdown: string): string {
 
 /** Code spans and code blocks, sorted: where `%%` and `[[` are text. */
 function codeRanges(markdown: string): Range[] {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as unknown as PositionedNode;
+  const tree = markdownTree<PositionedNode>(markdown);
   const ranges: Range[] = [];
   const walk = (node: PositionedNode): void => {
     if (node.type === 'code' || node.type === 'inlineCode') {

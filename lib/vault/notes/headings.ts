@@ -1,7 +1,5 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
 import { htmlCommentRanges, mergeRanges, obsidianCommentRanges, rangeContaining, type Range } from './comments';
+import { markdownTree } from './markdown-tree';
 
 /** One ATX heading (`## Text`) of a note's body. */
 export interface Heading {
@@ -103,7 +101,7 @@ interface MdNode {
  */
 function commentRanges(body: string): Range[] {
   if (!body.includes('%%') && !body.includes('<!--')) return [];
-  const tree = fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as unknown as MdNode;
+  const tree = markdownTree<MdNode>(body);
   const code: Range[] = [];
   const html: Range[] = [];
   const walk = (node: MdNode): void => {

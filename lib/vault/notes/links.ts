@@ -1,7 +1,5 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
 import { htmlCommentRanges, lastStartingBefore, mergeRanges, obsidianCommentRanges, rangeContaining, type Range } from './comments';
+import { markdownTree } from './markdown-tree';
 
 /** Where a link was written: a `[[wikilink]]`, a `[markdown](link)`, or a `[[link]]` in a front-matter value. */
 export type LinkKind = 'wikilink' | 'markdown' | 'frontmatter';
@@ -106,9 +104,7 @@ export function locateBodyLinks(body: string): LocatedLink[] {
   const codeRanges: Range[] = [];
   const htmlComments: Range[] = [];
   const mdNodes: MdNode[] = [];
-  const tree = needsMarkdownParse(body)
-    ? (fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as unknown as MdNode)
-    : { type: 'root' };
+  const tree = needsMarkdownParse(body) ? markdownTree<MdNode>(body) : { type: 'root' };
   walk(tree, (node) => {
     if (CODE_NODE_TYPES.has(node.type)) {
       const range = rangeOf(node);
