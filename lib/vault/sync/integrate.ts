@@ -36,9 +36,10 @@ export function integrate(vault: Vault, ctx: WriteContext, target: SyncTarget, r
       if (await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid'))) report(ctx, await recoverInterruptedWrite(ctx));
       await assertWritableRepo(ctx.repo, ctx.fs);
       const committedFirst = await commitPersonFirst(vault, ctx, assertHeld, onCommitFirst);
-      const before = (await headCommit(ctx.repo)) as string;
+      const before = await headCommit(ctx.repo);
+      if (before === null) throw new VaultError('repo_state', 'The vault has no commit yet. Run lucid init, then lucid sync.');
       const nothing: Integration = { outcome: 'up-to-date', before, head: before, received: 0, committedFirst, conflicts: [], refused: [], warnings: [] };
-      if (remoteCommit === null || before === null) return nothing;
+      if (remoteCommit === null) return nothing;
       if (await gitSucceeds(ctx.repo, ['merge-base', '--is-ancestor', remoteCommit, before])) return nothing;
       const base = (await runGit(ctx.repo, ['merge-base', before, remoteCommit]).catch(() => '')).trim();
       const tracking = `${target.remote}/${target.remoteBranch}`;
