@@ -29,13 +29,17 @@ const editIds = (text: string) => [...text.matchAll(/\^(e[a-z2-7]{12})\s*$/gm)].
 describe('syncVault', () => {
   it('fast-forwards to the remote and pushes nothing when the clone has nothing new', async () => {
     const { clones } = await setup();
-    const [a, b] = [await open(clones[0]), await open(clones[1])];
+    const a = await open(clones[0]);
+    // A long-lived process (the MCP server, the dashboard): a watcher keeps its listing and search index.
+    const b = await clones[1].open({ watch: true });
+    opened.push(b);
+    expect(await b.search('zeppelin')).toEqual([]);
     await a.edit({
       actor: 'agent:alpha',
       op: 'create',
       path: 'notes/from-a.md',
       reason: 'a note',
-      changes: [{ path: 'notes/from-a.md', content: '# From A\n' }],
+      changes: [{ path: 'notes/from-a.md', content: '# From A\n\nzeppelin\n' }],
     });
     const pushedA = await syncVault(a);
     expect(pushedA).toMatchObject({ outcome: 'pushed', pushed: true, received: 0 });
@@ -43,8 +47,11 @@ describe('syncVault', () => {
     const report = await syncVault(b);
     expect(report).toMatchObject({ outcome: 'fast-forward', received: 1, pushed: false, before, head: clones[0].head(), conflicts: [], refused: [] });
     expect(clones[1].head()).toBe(clones[0].head());
-    expect(clones[1].read('notes/from-a.md')).toBe('# From A\n');
+    expect(clones[1].read('notes/from-a.md')).toBe('# From A\n\nzeppelin\n');
     expect(clones[1].git(['status', '--porcelain'])).toBe('');
+    expect((await b.search('zeppelin')).map((hit) => hit.path)).toEqual(['notes/from-a.md']);
+    expect((await b.listFiles()).map((f) => f.path)).toContain('notes/from-a.md');
+    expect((await b.log({})).map((c) => c.actor)).toContain('agent:alpha');
     expect(clones[1].git(['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/main');
     expect((await b.readNote('notes/from-a.md')).body).toContain('From A');
   });
