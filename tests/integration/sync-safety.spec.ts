@@ -151,7 +151,7 @@ describe('syncVault and files nobody committed', () => {
     const error = await syncVault(b).catch((e: unknown) => e);
     expect(isVaultError(error, 'conflict')).toBe(true);
     expect((error as Error).message).toContain('assets/photo.bin');
-    expect((error as Error).message).toMatch(/Nothing was changed/);
+    expect((error as Error).message).toMatch(/Nothing of it was brought in/);
     expect(withoutState(snapshot(clones[1].root))).toEqual(withoutState(before));
     expect(clones[1].read('assets/photo.bin')).toBe('my own bytes');
   });

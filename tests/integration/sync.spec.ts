@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { listInbox, syncVault, type Vault } from '../../lib/vault/index';
+import { listInbox, remoteState, syncVault, type Vault } from '../../lib/vault/index';
 import { makeSyncVaults, type SyncVaults } from '../support/sync-vaults';
 
 /** lucid sync on real git: a bare repository and clones in temp folders. */
@@ -90,5 +90,17 @@ describe('syncVault', () => {
     expect(log.map((c) => c.actor)).toEqual(expect.arrayContaining(['agent:alpha', 'agent:beta', 'human:Person 2']));
     expect(log.some((c) => c.op === 'sync')).toBe(true);
     expect(await listInbox(b)).toEqual([]);
+  });
+  it('pushes to an empty bare repository (no branch there yet: nothing to bring in)', async () => {
+    const world = await setup(1);
+    const [clone] = world.clones;
+    const empty = `${world.dir}/empty.git`;
+    world.bareGit(['init', '-q', '--bare', '-b', 'main', empty]);
+    clone.git(['remote', 'add', 'backup', empty]);
+    const vault = await open(clone);
+    const report = await syncVault(vault, { remote: 'backup' });
+    expect(report).toMatchObject({ remote: 'backup', outcome: 'pushed', pushed: true, received: 0 });
+    expect(clone.git(['--git-dir', empty, 'rev-parse', 'main']).trim()).toBe(clone.head());
+    expect(await remoteState(vault, 'backup')).toMatchObject({ remote: 'backup', url: empty, ahead: 0, behind: 0, lastError: null });
   });
 });

@@ -46,7 +46,7 @@ export function integrate(vault: Vault, ctx: WriteContext, target: SyncTarget, r
       if (!base) {
         throw new VaultError(
           'conflict',
-          `This vault and ${tracking} share no history (two separate \`git init\`s?). Nothing was changed. Clone the remote into a new folder and open that as the vault, or run \`git merge --allow-unrelated-histories ${tracking}\` and resolve, then lucid sync.`,
+          `This vault and ${tracking} share no history (two separate \`git init\`s?). Nothing of it was brought in and no file changed. Clone the remote into a new folder and open that as the vault, or run \`git merge --allow-unrelated-histories ${tracking}\` and resolve, then lucid sync.`,
         );
       }
       const received = Number((await runGit(ctx.repo, ['rev-list', '--count', `${before}..${remoteCommit}`, '--'])).trim()) || 0;
@@ -111,7 +111,7 @@ async function moveBranch(ctx: WriteContext, ref: string, old: string, next: str
   } catch (error) {
     throw new VaultError(
       'conflict',
-      `Bringing in ${tracking} would overwrite files with changes nobody committed (${(error as Error).message.replace(/^git read-tree failed: /, '')}). Nothing was changed. Commit or move those files (git status shows them), then run lucid sync again.`,
+      `Bringing in ${tracking} would overwrite files with changes nobody committed (${(error as Error).message.replace(/^git read-tree failed: /, '')}). Nothing of it was brought in and no file changed. Commit or move those files (git status shows them), then run lucid sync again.`,
     );
   }
   await writeSyncRecord(ctx, { ref, old, new: next, startedAt: ctx.clock().toISOString() });

@@ -82,7 +82,7 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
   if (stuck.length > 0) {
     throw new VaultError(
       'conflict',
-      `Both this vault and ${input.tracking} changed ${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ` and ${stuck.length - 5} more` : ''}, which Lucid does not merge (not notes). Nothing was changed. Run \`git merge ${input.tracking}\`, resolve those files and commit, then run lucid sync again.`,
+      `Both this vault and ${input.tracking} changed ${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ` and ${stuck.length - 5} more` : ''}, which Lucid does not merge (not notes). Nothing of it was brought in and no file changed. Run \`git merge ${input.tracking}\`, resolve those files and commit, then run lucid sync again.`,
       { paths: stuck },
     );
   }
@@ -131,7 +131,7 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
     if (error instanceof VaultError && error.code === 'io_error' && /update-index/.test(error.message)) {
       throw new VaultError(
         'conflict',
-        `The changes of ${input.tracking} cannot be combined with this vault's (a file where the other side has a folder?): ${error.message}. Nothing was changed. Run \`git merge ${input.tracking}\`, resolve it and commit, then run lucid sync again.`,
+        `The changes of ${input.tracking} cannot be combined with this vault's (a file where the other side has a folder?): ${error.message}. Nothing of it was brought in and no file changed. Run \`git merge ${input.tracking}\`, resolve it and commit, then run lucid sync again.`,
       );
     }
     throw error;
