@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listInbox, remoteState, syncVault, type Vault } from '../../lib/vault/index';
 import { makeSyncVaults, type SyncVaults } from '../support/sync-vaults';
@@ -102,5 +104,44 @@ describe('syncVault', () => {
     expect(report).toMatchObject({ remote: 'backup', outcome: 'pushed', pushed: true, received: 0 });
     expect(clone.git(['--git-dir', empty, 'rev-parse', 'main']).trim()).toBe(clone.head());
     expect(await remoteState(vault, 'backup')).toMatchObject({ remote: 'backup', url: empty, ahead: 0, behind: 0, lastError: null });
+  });
+  it('syncs a vault kept in a folder of a larger repository, conflicts and changelog included', async () => {
+    const world = await setup(1);
+    const [first] = world.clones;
+    // Move the vault into a folder of the repository: the sync works on the vault's paths inside it.
+    const tracked = first.git(['ls-tree', '--name-only', 'HEAD']).split('\n').filter(Boolean);
+    fs.mkdirSync(path.join(first.root, 'vault'));
+    first.git(['mv', ...tracked, 'vault/']);
+    first.write('README.md', '# The repository\n');
+    first.git(['add', '-A']);
+    first.git(['commit', '-q', '-m', 'the vault in a folder']);
+    first.git(['push', '-q', 'origin', 'main']);
+    const second = await world.addClone();
+    const a = await first.open({ root: `${first.root}/vault` });
+    const b = await second.open({ root: `${second.root}/vault` });
+    opened.push(a, b);
+    await a.edit({
+      actor: 'agent:alpha',
+      op: 'update',
+      path: 'notes/shared.md',
+      reason: 'a',
+      changes: [{ path: 'notes/shared.md', content: '# Shared (A)\n' }],
+    });
+    await syncVault(a);
+    await b.edit({
+      actor: 'agent:beta',
+      op: 'update',
+      path: 'notes/shared.md',
+      reason: 'b',
+      changes: [{ path: 'notes/shared.md', content: '# Shared (B)\n' }],
+    });
+    const report = await syncVault(b);
+    expect(report.outcome).toBe('merged');
+    expect(report.conflicts.map((c) => c.path)).toEqual(['notes/shared.md']);
+    expect(report.conflicts[0].inbox.startsWith('inbox/')).toBe(true);
+    expect(second.read('vault/notes/shared.md')).toBe('# Shared (A)\n');
+    expect(second.read(`vault/${report.conflicts[0].inbox}`)).toContain('# Shared (B)');
+    expect(second.read('vault/changelog.md')).toContain('· sync [[changelog]]');
+    expect(second.git(['status', '--porcelain'])).toBe('');
   });
 });
