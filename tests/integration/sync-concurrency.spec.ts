@@ -182,4 +182,57 @@ describe('syncVault among other writers', () => {
     expect((error as Error).message).toMatch(/run lucid sync again/);
     expect(clones[1].git(['status', '--porcelain'])).toBe('');
   }, 60_000);
+  it('two clones editing and syncing at the same time, round after round, end equal with every edit exactly once', async () => {
+    const { clones } = await setup();
+    const vaults = [await open(clones[0]), await open(clones[1])];
+    const tokens: string[] = [];
+    const ROUNDS = 4;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      await Promise.all(
+        vaults.map(async (vault, i) => {
+          const own = `notes/own-${i}.md`;
+          const token = `token-${i}-${round}`;
+          tokens.push(token);
+          await vault.edit({
+            actor: i === 0 ? 'agent:alpha' : 'agent:beta',
+            op: 'append',
+            path: own,
+            reason: token,
+            changes: [{ path: own, content: (current) => `${current?.text ?? '# Own\n'}${token}\n` }],
+          });
+          const sharedToken = `shared-${i}-${round}`;
+          tokens.push(sharedToken);
+          await vault.edit({
+            actor: i === 0 ? 'agent:alpha' : 'agent:beta',
+            op: 'append',
+            path: 'notes/shared.md',
+            reason: sharedToken,
+            changes: [{ path: 'notes/shared.md', content: (current) => `${current?.text ?? ''}${sharedToken}\n` }],
+          });
+        }),
+      );
+      await Promise.all(vaults.map((vault) => syncVault(vault)));
+    }
+    for (const vault of [...vaults, ...vaults]) await syncVault(vault);
+    expect(clones[0].head()).toBe(clones[1].head());
+    for (const clone of clones) expect(clone.git(['status', '--porcelain'])).toBe('');
+    const g = clones[0].git;
+    const changelog = g(['show', 'HEAD:changelog.md']);
+    const ids = [...changelog.matchAll(/\^(e[a-z2-7]{12})\s*$/gm)].map((m) => m[1]);
+    const trailers = g(['log', '--format=%(trailers:key=Lucid-Edit,valueonly)', 'HEAD'])
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(ids).toHaveLength(new Set(ids).size);
+    expect(new Set(ids)).toEqual(new Set(trailers));
+    expect(trailers).toHaveLength(new Set(trailers).size);
+    // Every token is in its note, or (for the shared note, changed on both sides) in an inbox item.
+    const everything = g(['grep', '-h', '-o', '-E', '(shared|token)-[0-9]-[0-9]', 'HEAD', '--', 'notes', 'inbox'])
+      .split('\n')
+      .map((l) => l.replace(/^HEAD:/, ''));
+    for (const token of tokens) expect(everything, token).toContain(token);
+    for (const token of tokens.filter((t) => t.startsWith('token-'))) {
+      expect(g(['show', `HEAD:notes/own-${token.split('-')[1]}.md`])).toContain(token);
+    }
+  }, 120_000);
 });

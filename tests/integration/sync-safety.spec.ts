@@ -141,6 +141,22 @@ describe('syncVault and a person’s own commits', () => {
   });
 });
 
+describe('syncVault and files nobody committed', () => {
+  it('stops, changing nothing, when bringing the remote in would overwrite a file that is not a note and nobody committed', async () => {
+    const { clones } = await setup();
+    pushRaw(clones[0], { 'assets/photo.bin': 'remote bytes', 'assets/config.json': '{"a": 2}\n' }, 'assets');
+    const b = await open(clones[1]);
+    clones[1].write('assets/photo.bin', 'my own bytes');
+    const before = snapshot(clones[1].root);
+    const error = await syncVault(b).catch((e: unknown) => e);
+    expect(isVaultError(error, 'conflict')).toBe(true);
+    expect((error as Error).message).toContain('assets/photo.bin');
+    expect((error as Error).message).toMatch(/Nothing of it was brought in/);
+    expect(withoutState(snapshot(clones[1].root))).toEqual(withoutState(before));
+    expect(clones[1].read('assets/photo.bin')).toBe('my own bytes');
+  });
+});
+
 describe('syncVault without a usable remote', () => {
   it('says how to add a remote when there is none, names the remotes for a wrong name, and changes nothing', async () => {
     const { clones } = await setup();

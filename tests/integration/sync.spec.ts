@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listInbox, syncVault, type Vault } from '../../lib/vault/index';
+import { listInbox, remoteState, syncVault, type Vault } from '../../lib/vault/index';
 import { makeSyncVaults, type SyncVaults } from '../support/sync-vaults';
 
 /** lucid sync on real git: a bare repository and clones in temp folders. */
@@ -29,13 +31,17 @@ const editIds = (text: string) => [...text.matchAll(/\^(e[a-z2-7]{12})\s*$/gm)].
 describe('syncVault', () => {
   it('fast-forwards to the remote and pushes nothing when the clone has nothing new', async () => {
     const { clones } = await setup();
-    const [a, b] = [await open(clones[0]), await open(clones[1])];
+    const a = await open(clones[0]);
+    // A long-lived process (the MCP server, the dashboard): a watcher keeps its listing and search index.
+    const b = await clones[1].open({ watch: true });
+    opened.push(b);
+    expect(await b.search('zeppelin')).toEqual([]);
     await a.edit({
       actor: 'agent:alpha',
       op: 'create',
       path: 'notes/from-a.md',
       reason: 'a note',
-      changes: [{ path: 'notes/from-a.md', content: '# From A\n' }],
+      changes: [{ path: 'notes/from-a.md', content: '# From A\n\nzeppelin\n' }],
     });
     const pushedA = await syncVault(a);
     expect(pushedA).toMatchObject({ outcome: 'pushed', pushed: true, received: 0 });
@@ -43,8 +49,11 @@ describe('syncVault', () => {
     const report = await syncVault(b);
     expect(report).toMatchObject({ outcome: 'fast-forward', received: 1, pushed: false, before, head: clones[0].head(), conflicts: [], refused: [] });
     expect(clones[1].head()).toBe(clones[0].head());
-    expect(clones[1].read('notes/from-a.md')).toBe('# From A\n');
+    expect(clones[1].read('notes/from-a.md')).toBe('# From A\n\nzeppelin\n');
     expect(clones[1].git(['status', '--porcelain'])).toBe('');
+    expect((await b.search('zeppelin')).map((hit) => hit.path)).toEqual(['notes/from-a.md']);
+    expect((await b.listFiles()).map((f) => f.path)).toContain('notes/from-a.md');
+    expect((await b.log({})).map((c) => c.actor)).toContain('agent:alpha');
     expect(clones[1].git(['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/main');
     expect((await b.readNote('notes/from-a.md')).body).toContain('From A');
   });
@@ -83,5 +92,56 @@ describe('syncVault', () => {
     expect(log.map((c) => c.actor)).toEqual(expect.arrayContaining(['agent:alpha', 'agent:beta', 'human:Person 2']));
     expect(log.some((c) => c.op === 'sync')).toBe(true);
     expect(await listInbox(b)).toEqual([]);
+  });
+  it('pushes to an empty bare repository (no branch there yet: nothing to bring in)', async () => {
+    const world = await setup(1);
+    const [clone] = world.clones;
+    const empty = `${world.dir}/empty.git`;
+    world.bareGit(['init', '-q', '--bare', '-b', 'main', empty]);
+    clone.git(['remote', 'add', 'backup', empty]);
+    const vault = await open(clone);
+    const report = await syncVault(vault, { remote: 'backup' });
+    expect(report).toMatchObject({ remote: 'backup', outcome: 'pushed', pushed: true, received: 0 });
+    expect(clone.git(['--git-dir', empty, 'rev-parse', 'main']).trim()).toBe(clone.head());
+    expect(await remoteState(vault, 'backup')).toMatchObject({ remote: 'backup', url: empty, ahead: 0, behind: 0, lastError: null });
+  });
+  it('syncs a vault kept in a folder of a larger repository, conflicts and changelog included', async () => {
+    const world = await setup(1);
+    const [first] = world.clones;
+    // Move the vault into a folder of the repository: the sync works on the vault's paths inside it.
+    const tracked = first.git(['ls-tree', '--name-only', 'HEAD']).split('\n').filter(Boolean);
+    fs.mkdirSync(path.join(first.root, 'vault'));
+    first.git(['mv', ...tracked, 'vault/']);
+    first.write('README.md', '# The repository\n');
+    first.git(['add', '-A']);
+    first.git(['commit', '-q', '-m', 'the vault in a folder']);
+    first.git(['push', '-q', 'origin', 'main']);
+    const second = await world.addClone();
+    const a = await first.open({ root: `${first.root}/vault` });
+    const b = await second.open({ root: `${second.root}/vault` });
+    opened.push(a, b);
+    await a.edit({
+      actor: 'agent:alpha',
+      op: 'update',
+      path: 'notes/shared.md',
+      reason: 'a',
+      changes: [{ path: 'notes/shared.md', content: '# Shared (A)\n' }],
+    });
+    await syncVault(a);
+    await b.edit({
+      actor: 'agent:beta',
+      op: 'update',
+      path: 'notes/shared.md',
+      reason: 'b',
+      changes: [{ path: 'notes/shared.md', content: '# Shared (B)\n' }],
+    });
+    const report = await syncVault(b);
+    expect(report.outcome).toBe('merged');
+    expect(report.conflicts.map((c) => c.path)).toEqual(['notes/shared.md']);
+    expect(report.conflicts[0].inbox.startsWith('inbox/')).toBe(true);
+    expect(second.read('vault/notes/shared.md')).toBe('# Shared (A)\n');
+    expect(second.read(`vault/${report.conflicts[0].inbox}`)).toContain('# Shared (B)');
+    expect(second.read('vault/changelog.md')).toContain('· sync [[changelog]]');
+    expect(second.git(['status', '--porcelain'])).toBe('');
   });
 });

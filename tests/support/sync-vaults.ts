@@ -27,8 +27,8 @@ export interface SyncClone {
   exists(rel: string): boolean;
   /** `git rev-parse HEAD`. */
   head(): string;
-  /** Opens the clone through the library (a stepping clock and a fresh id seed unless given). */
-  open(options?: Partial<Omit<OpenVaultOptions, 'root'>>): Promise<Vault>;
+  /** Opens the clone through the library (a stepping clock and a fresh id seed unless given; `root` for a vault in a folder of it). */
+  open(options?: Partial<OpenVaultOptions>): Promise<Vault>;
 }
 
 /** A bare repository shared by clones. */
@@ -96,7 +96,7 @@ export async function makeSyncVaults(count = 2, files: Record<string, string> = 
       read: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
       exists: (rel) => fs.existsSync(path.join(root, rel)),
       head: () => git(['rev-parse', 'HEAD']).trim(),
-      open: (options = {}) => openVault({ env, clock: steppingClock(DEFAULT_START), ids: seededIds(seed++), ...options, root }),
+      open: (options = {}) => openVault({ env, clock: steppingClock(DEFAULT_START), ids: seededIds(seed++), ...options, root: options.root ?? root }),
     };
     clones.push(clone);
     return clone;

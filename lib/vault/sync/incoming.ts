@@ -95,7 +95,7 @@ async function blobSizes(repo: GitRepo, blobs: string[]): Promise<Map<string, nu
 async function caseCollisions(repo: GitRepo, incoming: Set<string>, tree: string): Promise<{ path: string; why: string }[]> {
   if (incoming.size === 0) return [];
   const byFolded = new Map<string, string[]>();
-  for (const path of (await runGit(repo, ['ls-tree', '-r', '-t', '--name-only', '-z', tree])).split('\0').filter(Boolean)) {
+  for (const path of (await runGit(repo, ['ls-tree', '-r', '-t', '--full-tree', '--name-only', '-z', tree])).split('\0').filter(Boolean)) {
     const folded = path.toLowerCase();
     byFolded.set(folded, [...(byFolded.get(folded) ?? []), path]);
   }

@@ -36,16 +36,17 @@ export function integrate(vault: Vault, ctx: WriteContext, target: SyncTarget, r
       if (await hasCrashLeftovers(ctx.fs, nodePath.join(ctx.root, '.lucid'))) report(ctx, await recoverInterruptedWrite(ctx));
       await assertWritableRepo(ctx.repo, ctx.fs);
       const committedFirst = await commitPersonFirst(vault, ctx, assertHeld, onCommitFirst);
-      const before = (await headCommit(ctx.repo)) as string;
+      const before = await headCommit(ctx.repo);
+      if (before === null) throw new VaultError('repo_state', 'The vault has no commit yet. Run lucid init, then lucid sync.');
       const nothing: Integration = { outcome: 'up-to-date', before, head: before, received: 0, committedFirst, conflicts: [], refused: [], warnings: [] };
-      if (remoteCommit === null || before === null) return nothing;
+      if (remoteCommit === null) return nothing;
       if (await gitSucceeds(ctx.repo, ['merge-base', '--is-ancestor', remoteCommit, before])) return nothing;
       const base = (await runGit(ctx.repo, ['merge-base', before, remoteCommit]).catch(() => '')).trim();
       const tracking = `${target.remote}/${target.remoteBranch}`;
       if (!base) {
         throw new VaultError(
           'conflict',
-          `This vault and ${tracking} share no history (two separate \`git init\`s?). Nothing was changed. Clone the remote into a new folder and open that as the vault, or run \`git merge --allow-unrelated-histories ${tracking}\` and resolve, then lucid sync.`,
+          `This vault and ${tracking} share no history (two separate \`git init\`s?). Nothing of it was brought in and no file changed. Clone the remote into a new folder and open that as the vault, or run \`git merge --allow-unrelated-histories ${tracking}\` and resolve, then lucid sync.`,
         );
       }
       const received = Number((await runGit(ctx.repo, ['rev-list', '--count', `${before}..${remoteCommit}`, '--'])).trim()) || 0;
@@ -110,7 +111,7 @@ async function moveBranch(ctx: WriteContext, ref: string, old: string, next: str
   } catch (error) {
     throw new VaultError(
       'conflict',
-      `Bringing in ${tracking} would overwrite files with changes nobody committed (${(error as Error).message.replace(/^git read-tree failed: /, '')}). Nothing was changed. Commit or move those files (git status shows them), then run lucid sync again.`,
+      `Bringing in ${tracking} would overwrite files with changes nobody committed (${(error as Error).message.replace(/^git read-tree failed: /, '')}). Nothing of it was brought in and no file changed. Commit or move those files (git status shows them), then run lucid sync again.`,
     );
   }
   await writeSyncRecord(ctx, { ref, old, new: next, startedAt: ctx.clock().toISOString() });

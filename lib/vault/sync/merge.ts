@@ -82,7 +82,7 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
   if (stuck.length > 0) {
     throw new VaultError(
       'conflict',
-      `Both this vault and ${input.tracking} changed ${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ` and ${stuck.length - 5} more` : ''}, which Lucid does not merge (not notes). Nothing was changed. Run \`git merge ${input.tracking}\`, resolve those files and commit, then run lucid sync again.`,
+      `Both this vault and ${input.tracking} changed ${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ` and ${stuck.length - 5} more` : ''}, which Lucid does not merge (not notes). Nothing of it was brought in and no file changed. Run \`git merge ${input.tracking}\`, resolve those files and commit, then run lucid sync again.`,
       { paths: stuck },
     );
   }
@@ -105,7 +105,7 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
       let path = '';
       do path = inboxNotePath(layout.inbox, now, basenameOf(conflict.vaultPath), ctx.ids);
       while (!(await free(toTop(repo, path))));
-      lines.push(entry(toTop(repo, path), '100644', await storeText(ctx, toTop(repo, path), item)));
+      lines.push(entry(toTop(repo, path), '100644', await storeText(ctx, path, item)));
       conflicts.push({ path: conflict.vaultPath, inbox: path });
     }
     if (lines.length > 0) await runGit(repo, ['update-index', '-z', '--index-info'], env, lines.join(''));
@@ -131,7 +131,7 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
     if (error instanceof VaultError && error.code === 'io_error' && /update-index/.test(error.message)) {
       throw new VaultError(
         'conflict',
-        `The changes of ${input.tracking} cannot be combined with this vault's (a file where the other side has a folder?): ${error.message}. Nothing was changed. Run \`git merge ${input.tracking}\`, resolve it and commit, then run lucid sync again.`,
+        `The changes of ${input.tracking} cannot be combined with this vault's (a file where the other side has a folder?): ${error.message}. Nothing of it was brought in and no file changed. Run \`git merge ${input.tracking}\`, resolve it and commit, then run lucid sync again.`,
       );
     }
     throw error;
@@ -140,7 +140,7 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
   }
 }
 
-/** Stores text as a blob (through the repository's filters for `path`, as `git add` would). */
+/** Stores text as a blob (through the repository's filters for the vault path `path`, as `git add` in the vault folder would). */
 async function storeText(ctx: WriteContext, path: string, text: string): Promise<string> {
   return (await runGit(ctx.repo, ['hash-object', '-w', '--stdin', `--path=${path}`], undefined, text)).trim();
 }
@@ -198,7 +198,7 @@ async function mergeChangelogs(ctx: WriteContext, input: MergeInput, env: Record
   const staged = (
     await runGit(
       repo,
-      ['ls-files', '-s', '-z', '--', `:(top,literal)${toTop(repo, layout.changelog)}`, `:(top,literal)${toTop(repo, layout.changelogArchive)}`],
+      ['ls-files', '-s', '-z', '--full-name', '--', `:(top,literal)${toTop(repo, layout.changelog)}`, `:(top,literal)${toTop(repo, layout.changelogArchive)}`],
       env,
     )
   )
@@ -230,6 +230,6 @@ async function mergeChangelogs(ctx: WriteContext, input: MergeInput, env: Record
     changed.add(`${layout.changelogArchive}/${month}.md`);
   }
   const lines: string[] = [];
-  for (const path of changed) lines.push(entry(toTop(repo, path), '100644', await storeText(ctx, toTop(repo, path), texts.get(path) as string)));
+  for (const path of changed) lines.push(entry(toTop(repo, path), '100644', await storeText(ctx, path, texts.get(path) as string)));
   await runGit(repo, ['update-index', '-z', '--index-info'], env, lines.join(''));
 }

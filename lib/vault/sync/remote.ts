@@ -146,7 +146,11 @@ export async function pushRemote(repo: GitRepo, target: SyncTarget, commit: stri
     return 'pushed';
   } catch (error) {
     const message = gitMessage(error);
-    if (/ ! \[rejected\]|non-fast-forward|fetch first|Updates were rejected|stale info|incorrect old value/i.test(error instanceof Error ? error.message : ''))
+    if (
+      / ! \[rejected\]|non-fast-forward|fetch first|Updates were rejected|stale info|incorrect old value|cannot lock ref|failed to update ref/i.test(
+        error instanceof Error ? error.message : '',
+      )
+    )
       return 'rejected';
     throw new VaultError('io_error', `Could not push to ${target.remote}: ${message}. ${CREDENTIAL_HINT.replace('`git fetch`', '`git push`')}`);
   }
