@@ -10,11 +10,11 @@ import { withVaultLock } from '../write/lock';
 import { commitOnDiskLocked } from '../write/on-disk';
 import { report } from '../write/commit';
 import { inspectIncoming, refuseIncoming } from './incoming';
-import { syncMachineTrailer } from './machine';
 import { buildMerge } from './merge';
 import { finishInterruptedSync, removeSyncRecord, treeChanges, writeSyncRecord } from './record';
 import type { SyncTarget } from './remote';
 import type { SyncReport } from './types';
+import { machineTrailer } from '../git/commit-message';
 
 /**
  * The part of a sync that runs under the vault lock (the network stays outside it): a person's
@@ -63,7 +63,7 @@ export function integrate(vault: Vault, ctx: WriteContext, target: SyncTarget, r
           remoteChanges: taken,
           localChanges: await treeChanges(ctx.repo, base, before),
           received,
-          machine: syncMachineTrailer(vault),
+          machine: machineTrailer(vault),
         });
         next = merge.commit;
         conflicts = merge.conflicts;
