@@ -205,4 +205,32 @@ describe('syncVault where both sides changed', () => {
     for (const key of Object.keys(after.files)) if (key.startsWith('.lucid/')) delete after.files[key];
     expect(after).toEqual(before);
   });
+  it('combines one side changing only the executable bit with the other changing the content: no conflict, nothing lost', async () => {
+    const { clones } = await setup();
+    const [a, b] = [await open(clones[0]), await open(clones[1])];
+    const remoteText = `${SHARED}from A\n`;
+    await a.edit({ actor: 'agent:alpha', op: 'update', path: 'notes/shared.md', reason: 'a', changes: [{ path: 'notes/shared.md', content: remoteText }] });
+    clones[0].write('assets/run.sh', 'echo one\n');
+    clones[0].git(['add', 'assets/run.sh']);
+    clones[0].git(['commit', '-q', '-m', 'a script']);
+    await syncVault(a);
+    await syncVault(b);
+    // A changes the script's content; B only makes the note and the script executable.
+    clones[0].write('assets/run.sh', 'echo two\n');
+    clones[0].git(['commit', '-q', '-am', 'script edited']);
+    clones[0].git(['push', '-q', 'origin', 'main']);
+    await a.edit({ actor: 'agent:alpha', op: 'update', path: 'notes/shared.md', reason: 'a2', changes: [{ path: 'notes/shared.md', content: `${remoteText}again\n` }] });
+    await syncVault(a);
+    clones[1].git(['update-index', '--chmod=+x', 'notes/shared.md', 'assets/run.sh']);
+    clones[1].git(['commit', '-q', '-m', 'executable']);
+    clones[1].git(['checkout', '--', '.']);
+    const report = await syncVault(b);
+    expect(report.outcome).toBe('merged');
+    expect(report.conflicts).toEqual([]);
+    const tree = clones[1].git(['ls-tree', 'HEAD', '--', 'notes/shared.md', 'assets/run.sh']);
+    expect(tree).toContain(`100755 blob ${clones[0].git(['rev-parse', 'HEAD:notes/shared.md']).trim()}\tnotes/shared.md`);
+    expect(tree).toContain(`100755 blob ${clones[0].git(['rev-parse', 'HEAD:assets/run.sh']).trim()}\tassets/run.sh`);
+    expect(clones[1].read('notes/shared.md')).toBe(`${remoteText}again\n`);
+    expect(clones[1].git(['status', '--porcelain'])).toBe('');
+  });
 });

@@ -48,6 +48,18 @@ function entry(path: string, mode: string | null, blob: string | null): string {
   return blob === null || mode === null ? `0 ${'0'.repeat(40)}\t${path}\0` : `${mode} ${blob}\t${path}\0`;
 }
 
+/**
+ * Where both sides kept a file and each changed only its content or only its mode (one side made it
+ * executable, the other edited it), both changes together; null when they really conflict.
+ */
+function combineModeAndContent(remote: TreeChange, mine: TreeChange): { mode: string; blob: string } | null {
+  const pick = (base: string | null, local: string | null, theirs: string | null) =>
+    local === theirs ? local : local === base ? theirs : theirs === base ? local : null;
+  const blob = pick(remote.oldBlob, mine.newBlob, remote.newBlob);
+  const mode = pick(remote.oldMode, mine.newMode, remote.newMode);
+  return blob && mode && remote.oldBlob !== null ? { mode, blob } : null;
+}
+
 /** Builds and commits the merge of `head` and `remote` (not yet on any branch). */
 export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<MergeResult> {
   const { repo, layout } = ctx;
@@ -66,6 +78,11 @@ export async function buildMerge(ctx: WriteContext, input: MergeInput): Promise<
       continue;
     }
     if (mine.newBlob === change.newBlob && mine.newMode === change.newMode) continue;
+    const combined = combineModeAndContent(change, mine);
+    if (combined) {
+      lines.push(entry(change.path, combined.mode, combined.blob));
+      continue;
+    }
     const vaultPath = vaultPathOf(repo, change.path);
     const regular = [change.newMode, mine.newMode].every((m) => m === null || REGULAR.test(m));
     if (vaultPath !== null && isChangelogPath(layout, vaultPath) && regular) {
