@@ -219,7 +219,13 @@ describe('syncVault where both sides changed', () => {
     clones[0].write('assets/run.sh', 'echo two\n');
     clones[0].git(['commit', '-q', '-am', 'script edited']);
     clones[0].git(['push', '-q', 'origin', 'main']);
-    await a.edit({ actor: 'agent:alpha', op: 'update', path: 'notes/shared.md', reason: 'a2', changes: [{ path: 'notes/shared.md', content: `${remoteText}again\n` }] });
+    await a.edit({
+      actor: 'agent:alpha',
+      op: 'update',
+      path: 'notes/shared.md',
+      reason: 'a2',
+      changes: [{ path: 'notes/shared.md', content: `${remoteText}again\n` }],
+    });
     await syncVault(a);
     clones[1].git(['update-index', '--chmod=+x', 'notes/shared.md', 'assets/run.sh']);
     clones[1].git(['commit', '-q', '-m', 'executable']);
