@@ -1,4 +1,4 @@
-import { syncVault, type SyncReport, type SyncStep } from '../lib/vault';
+import { type SyncReport, type SyncStep, syncExclusively } from '../lib/vault';
 import { openCliVault, printJson, type Io } from './shared';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -50,7 +50,8 @@ export const syncCommands = {
     async run(io: Io, values: Values) {
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
-        const report = await syncVault(vault, {
+        // Through the lock a schedule and the Sync button take: two syncs of one vault never run side by side.
+        const report = await syncExclusively(vault, {
           remote: values.remote as string | undefined,
           push: !values['no-push'],
           onProgress: (step, detail) => io.err(`${STEP_TEXT[step]}${detail ? ` ${detail}` : ''}…`),

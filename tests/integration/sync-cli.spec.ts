@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withVaultLock } from '../../lib/vault/write/lock';
 import type { SyncReport } from '../../lib/vault/index';
 import { makeSyncVaults, type SyncVaults } from '../support/sync-vaults';
 
@@ -64,5 +65,20 @@ describe('lucid sync', () => {
     expect(none.stdout).toBe('');
     const help = await lucid(['sync', '--help'], world.env);
     expect(help.stdout).toContain('lucid sync [--vault DIR] [--remote NAME] [--no-push] [--json]');
+  }, 60_000);
+  it('waits for no one: while a schedule or the Sync button syncs the vault, it says so and exits 1 without fetching', async () => {
+    world = await makeSyncVaults(2);
+    const [a, b] = world.clones;
+    a.write('notes/from-a.md', '# From A\n');
+    a.git(['add', '-A']);
+    a.git(['commit', '-q', '-m', 'from a']);
+    a.git(['push', '-q', 'origin', 'main']);
+    const tracking = b.git(['rev-parse', 'origin/main']).trim();
+    // The lock a running `--sync-every` schedule or Sync button holds (syncExclusively).
+    const busy = await withVaultLock(path.join(b.root, '.lucid', 'sync'), () => lucid(['sync', '--vault', b.root], world?.env ?? {}));
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain('A sync of this vault is already running');
+    expect(b.git(['rev-parse', 'origin/main']).trim()).toBe(tracking);
+    expect(b.exists('notes/from-a.md')).toBe(false);
   }, 60_000);
 });

@@ -14,12 +14,12 @@ const store = globalThis as unknown as { lucidSyncsRunning?: Set<string> };
 const running = (store.lucidSyncsRunning ??= new Set<string>());
 
 /** The message of the `locked` error a sync gets while another sync of the vault runs. */
-const BUSY_MESSAGE = 'A sync of this vault is already running (started by a Sync button or a `--sync-every` schedule). Wait until it ends, then try again.';
+const BUSY_MESSAGE = 'A sync of this vault is already running (a Sync button, a `--sync-every` schedule or another lucid sync). Wait until it ends, then try again.';
 
 /**
  * Runs one sync of `vault` unless another is running, in this process or in any other Lucid
  * process on this vault (a lock in `.lucid/`, taken without waiting): then it throws VaultError
- * `locked` at once and nothing is fetched. The dashboard's Sync button and the `--sync-every`
+ * `locked` at once and nothing is fetched. The dashboard's Sync button, `lucid sync` and the `--sync-every`
  * schedules go through here, so two syncs never run side by side.
  */
 export async function syncExclusively(vault: Vault, options: SyncOptions = {}, sync: SyncRun = syncVault): Promise<SyncReport> {
