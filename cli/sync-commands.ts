@@ -25,7 +25,8 @@ function summary(report: SyncReport): string[] {
   for (const c of report.conflicts) out.push(`Both sides changed ${c.path}: the remote's version was kept, this vault's is in ${c.inbox} (lucid inbox).`);
   for (const r of report.refused) out.push(`Refused ${r.path}: ${r.why}`);
   for (const w of report.warnings) out.push(`Note ${w.path}: ${w.why}`);
-  return out;
+  // Paths and link targets come from the remote: a control character in them must not drive the terminal.
+  return out.map((line) => line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
 }
 
 /** `sync`: the vault shared through its git remote. */

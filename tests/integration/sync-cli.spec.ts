@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withVaultLock } from '../../lib/vault/write/lock';
@@ -80,5 +81,20 @@ describe('lucid sync', () => {
     expect(busy.stderr).toContain('A sync of this vault is already running');
     expect(b.git(['rev-parse', 'origin/main']).trim()).toBe(tracking);
     expect(b.exists('notes/from-a.md')).toBe(false);
+  }, 60_000);
+  it("prints no terminal control characters a remote's names or link targets carry", async () => {
+    world = await makeSyncVaults(2);
+    const [a, b] = world.clones;
+    const name = 'notes/\u001b[2Jred\u0007.md';
+    fs.mkdirSync(path.join(a.root, 'notes'), { recursive: true });
+    fs.symlinkSync('\u001b]0;owned\u0007../../etc/passwd', path.join(a.root, name));
+    a.git(['add', '-A']);
+    a.git(['commit', '-q', '-m', 'a hostile link']);
+    a.git(['push', '-q', 'origin', 'main']);
+    const synced = await lucid(['sync', '--vault', b.root], world.env);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stdout).toContain('red');
+    expect(synced.stdout).toContain('symbolic link');
+    expect(synced.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
   }, 60_000);
 });
