@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isVaultError, remoteState, syncVault, type Vault } from '../../lib/vault/index';
@@ -191,6 +192,29 @@ describe('syncVault without a usable remote', () => {
     expect(state.url).toBe('https://git.example.invalid/team/vault.git');
     expect(state.lastError).toMatch(/Could not fetch/);
     expect(state.lastSync).toBeNull();
+  });
+  it("reaches the remote through the person's proxy (https_proxy and the like pass through to fetch and push)", async () => {
+    const world = await setup();
+    const { clones } = world;
+    const requests: string[] = [];
+    const proxy = net.createServer((socket) => {
+      socket.once('data', (chunk) => {
+        requests.push(chunk.toString('latin1').split('\r\n')[0]);
+        socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as net.AddressInfo).port;
+      clones[1].git(['remote', 'set-url', 'origin', 'http://git.example.invalid/team/vault.git']);
+      const b = await clones[1].open({ env: { ...world.env, http_proxy: `http://127.0.0.1:${port}` } });
+      opened.push(b);
+      const error = await syncVault(b).catch((e: unknown) => e);
+      expect(isVaultError(error, 'io_error'), String(error)).toBe(true);
+      expect(requests.some((r) => r.includes('git.example.invalid/team/vault.git'))).toBe(true);
+    } finally {
+      proxy.close();
+    }
   });
 });
 

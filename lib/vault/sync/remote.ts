@@ -80,16 +80,21 @@ export function stripCredentials(url: string): string {
 }
 
 /**
- * The environment of a network git command: the ssh agent's socket and an ssh command the person
- * chose pass through; otherwise ssh runs in batch mode, so a missing key fails at once instead of
+ * What a network git command takes from the person's environment besides what every git command
+ * does: the ssh agent and ssh command, proxies and certificate authorities (as `git fetch` in their
+ * terminal would), and what keyrings a credential helper talks to (libsecret over D-Bus).
+ */
+const NETWORK_ENV =
+  /^(SSH_AUTH_SOCK|SSH_AGENT_PID|GIT_SSH|GIT_SSH_COMMAND|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|(http|https|all|no)_proxy|(HTTP|HTTPS|ALL|NO)_PROXY|SSL_CERT_FILE|SSL_CERT_DIR|GIT_SSL_CAINFO|GIT_SSL_CAPATH|DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR)$/;
+
+/**
+ * The environment of a network git command: {@link NETWORK_ENV} passes through; unless the
+ * person chose an ssh command, ssh runs in batch mode, so a missing key fails at once instead of
  * asking for a passphrase (git itself never prompts: GIT_TERMINAL_PROMPT=0).
  */
 async function networkEnv(repo: GitRepo): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
-  for (const key of ['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_SSH_VARIANT']) {
-    const value = repo.env[key];
-    if (value) env[key] = value;
-  }
+  for (const [key, value] of Object.entries(repo.env)) if (value && NETWORK_ENV.test(key)) env[key] = value;
   if (!env.GIT_SSH && !env.GIT_SSH_COMMAND && !(await gitConfig(repo, 'core.sshCommand'))) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
   return env;
 }
