@@ -60,7 +60,7 @@ test('Sync pushes the vault to a new bare remote, then brings in a note another 
 
   // A teammate's clone commits a note and pushes it.
   const other = path.join(temp, 'other');
-  git(temp, ['clone', '-q', bare, other]);
+  git(temp, ['clone', '-q', '-b', branch(), bare, other]);
   git(other, ['config', 'user.name', 'Other Person']);
   git(other, ['config', 'user.email', 'other.person@example.invalid']);
   const note = `from-another-clone-${Date.now()}.md`;
@@ -159,7 +159,8 @@ test('lucid serve --sync-every shows its schedule on the panel and still stops o
   await context.close();
 
   child.kill('SIGINT');
+  // It exits by itself (next start's own code for SIGINT), not killed: nothing, not the schedule's timer, keeps it alive.
   const code = await new Promise((resolve) => child.on('exit', resolve));
-  expect(code).toBe(0);
+  expect(typeof code).toBe('number');
   await expect.poll(() => portOpen(servePort), { timeout: 15_000 }).toBe(false);
 });
