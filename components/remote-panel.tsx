@@ -144,7 +144,7 @@ export function RemotePanel({ initial }: { initial: RemoteData }) {
           {remote.problem}
         </p>
       ) : null}
-      {remote.lastError && !mine ? (
+      {remote.remote && remote.lastError && !mine ? (
         <p role="alert" data-testid="remote-last-error" className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900">
           The last sync failed: {remote.lastError}
         </p>

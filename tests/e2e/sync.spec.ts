@@ -84,6 +84,43 @@ test('Sync pushes the vault to a new bare remote, then brings in a note another 
   await expect(remote.lastSync).not.toHaveText('never');
 });
 
+test('a note both sides changed: the remote kept, the local version in the inbox behind a link; hostile names shown as text', async ({ page }) => {
+  const bare = path.join(temp, 'team.git');
+  const other = path.join(temp, 'other');
+  const note = `both-sides-${Date.now()}.md`;
+  vault.write(note, '# Both sides\n\nThe first line.\n');
+  vault.git(['add', '--', note]);
+  vault.git(['commit', '-q', '-m', 'a note both sides will change']);
+  const remote = new RemotePanel(page);
+  await remote.open();
+  await remote.sync();
+  await expect(remote.result).toHaveAttribute('data-outcome', 'pushed');
+
+  // Here, a person's commit; there, a teammate's commit of the same line, and a note with a hostile name and front matter.
+  vault.write(note, '# Both sides\n\nThe first line, as changed here.\n');
+  vault.git(['commit', '-q', '-am', 'changed here']);
+  git(other, ['pull', '-q', '--ff-only']);
+  writeFileSync(path.join(other, note), '# Both sides\n\nThe first line, as changed there.\n');
+  const hostile = `<img src=x onerror=alert(1)> & <b>bold<b> ${Date.now()}.md`;
+  writeFileSync(path.join(other, hostile), '---\ntype: person\n---\n# No name\n');
+  git(other, ['add', '-A']);
+  git(other, ['commit', '-q', '-m', 'changed there, and a hostile name']);
+  git(other, ['push', '-q', 'origin', 'HEAD']);
+
+  await remote.sync();
+  await expect(remote.result).toHaveAttribute('data-outcome', 'merged');
+  expect(vault.read(note)).toContain('as changed there');
+  const conflicts = remote.result.getByTestId('sync-result-conflicts');
+  await expect(conflicts).toContainText(note);
+  await expect(remote.result.getByTestId('sync-result-warnings')).toContainText(hostile);
+  await expect(remote.panel.locator('img, b')).toHaveCount(0);
+  expect(git(bare, ['rev-parse', `refs/heads/${branch()}`])).toBe(vault.git(['rev-parse', 'HEAD']).trim());
+
+  await conflicts.getByRole('link', { name: 'compare in the inbox' }).click();
+  await expect(page).toHaveURL(/\/inbox\?item=/);
+  await expect(page.getByRole('main')).toContainText('as changed here');
+});
+
 test('a sync that fails says why in an alert, and the panel and the badge keep the last error', async ({ page }) => {
   removeRemote();
   vault.git(['remote', 'add', 'origin', path.join(temp, 'no-such-repository.git')]);
