@@ -75,7 +75,6 @@ export {
 } from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
 export type { IndexWorkers } from './search/index-pool';
-export * from './sync/stub';
 export {
   syncExclusively,
   startSyncSchedule,

@@ -1,6 +1,7 @@
 import nodePath from 'node:path';
 import { isVaultError, VaultError } from '../errors';
-import { type SyncOptions, type SyncReport, syncVault } from '../sync/stub';
+import { syncVault } from '../sync/sync';
+import type { SyncOptions, SyncReport } from '../sync/types';
 import type { Vault } from '../vault';
 import { withVaultLock } from '../write/lock';
 
