@@ -144,7 +144,7 @@ export function RemotePanel({ initial }: { initial: RemoteData }) {
           {remote.problem}
         </p>
       ) : null}
-      {remote.lastError && !mine ? (
+      {remote.remote && remote.lastError && !mine ? (
         <p role="alert" data-testid="remote-last-error" className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900">
           The last sync failed: {remote.lastError}
         </p>
@@ -157,7 +157,7 @@ export function RemotePanel({ initial }: { initial: RemoteData }) {
           </div>
         ) : null}
         {mine?.state === 'done' && mine.report ? (
-          <div role="status" className="rounded-md border border-green-300 bg-green-50 px-3 py-2 text-green-950">
+          <div role="status" data-job={mine.id} className="rounded-md border border-green-300 bg-green-50 px-3 py-2 text-green-950">
             <SyncReport report={mine.report} testId="sync-result" />
           </div>
         ) : null}
@@ -169,7 +169,7 @@ export function RemotePanel({ initial }: { initial: RemoteData }) {
         ) : null}
       </div>
       {mine?.state === 'failed' || start.isError || status.isError ? (
-        <p role="alert" data-testid="sync-error" className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900">
+        <p role="alert" data-testid="sync-error" data-job={mine?.id} className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900">
           {mine?.state === 'failed' ? `The sync failed: ${mine.error?.message}` : (start.error ?? status.error)?.message}
         </p>
       ) : null}

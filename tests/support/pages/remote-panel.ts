@@ -53,10 +53,12 @@ export class RemotePanel {
     return this.page.getByRole('complementary').getByTestId('sync-badge');
   }
 
-  /** Presses Sync and waits until the sync has ended (its report or its error shows, the button is back). */
+  /** Presses Sync and waits until this sync has ended: a report or an error of another sync than the one shown before, and the button back. */
   async sync() {
+    const shown = this.panel.locator('[data-job]');
+    const before = (await shown.count()) > 0 ? await shown.first().getAttribute('data-job') : null;
     await this.syncButton.click();
-    await expect(this.result.or(this.error)).toBeVisible({ timeout: 30_000 });
+    await expect(this.panel.locator(before ? `[data-job]:not([data-job="${before}"])` : '[data-job]')).toBeVisible({ timeout: 30_000 });
     await expect(this.syncButton).toHaveText('Sync');
   }
 }
