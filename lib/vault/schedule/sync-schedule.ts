@@ -14,7 +14,8 @@ const store = globalThis as unknown as { lucidSyncsRunning?: Set<string> };
 const running = (store.lucidSyncsRunning ??= new Set<string>());
 
 /** The message of the `locked` error a sync gets while another sync of the vault runs. */
-const BUSY_MESSAGE = 'A sync of this vault is already running (a Sync button, a `--sync-every` schedule or another lucid sync). Wait until it ends, then try again.';
+const BUSY_MESSAGE =
+  'A sync of this vault is already running (a Sync button, a `--sync-every` schedule or another lucid sync). Wait until it ends, then try again.';
 
 /**
  * Runs one sync of `vault` unless another is running, in this process or in any other Lucid
