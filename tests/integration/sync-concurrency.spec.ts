@@ -2,33 +2,18 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { isVaultError, syncVault, type Vault } from '../../lib/vault/index';
-import { makeSyncVaults, type SyncClone, type SyncVaults } from '../support/sync-vaults';
+import { describe, expect, it } from 'vitest';
+import { isVaultError, syncVault } from '../../lib/vault/index';
+import { type SyncClone, syncVaultsEachTest } from '../support/sync-vaults';
 import { sha256 } from '../support/temp-vault';
 
 /** The sync among other writers: the vault lock, a crash between the branch and the work tree, a remote that moves. */
 
 const WORKER = fileURLToPath(new URL('../support/sync-edit-worker.ts', import.meta.url));
 
-let world: SyncVaults | null = null;
-const opened: Vault[] = [];
-afterEach(async () => {
-  for (const vault of opened.splice(0)) await vault.close();
-  world?.cleanup();
-  world = null;
-});
-
-async function setup(): Promise<SyncVaults> {
-  world = await makeSyncVaults(2, { 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n' });
-  return world;
-}
-
-async function open(clone: SyncClone): Promise<Vault> {
-  const vault = await clone.open();
-  opened.push(vault);
-  return vault;
-}
+const sync = syncVaultsEachTest({ 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n' });
+const setup = sync.setup;
+const open = (clone: SyncClone) => sync.open(clone);
 
 /** Clone A changes notes/shared.md and notes/new.md with an agent and syncs. */
 async function remoteEdits(clone: SyncClone): Promise<void> {
@@ -173,7 +158,7 @@ describe('syncVault among other writers', () => {
     expect(steps.filter((s) => s === 'fetch')).toHaveLength(2);
     expect(steps.filter((s) => s === 'push')).toHaveLength(2);
     expect(report).toMatchObject({ pushed: true, outcome: 'merged', received: 1 });
-    expect(world?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[1].head());
+    expect(sync.current()?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[1].head());
     expect(clones[1].read('notes/meanwhile-1.md')).toBe('# Meanwhile 1\n');
 
     await b.edit({ actor: 'agent:beta', op: 'create', path: 'notes/b2.md', reason: 'b2', changes: [{ path: 'notes/b2.md', content: '# B2\n' }] });

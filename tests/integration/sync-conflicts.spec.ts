@@ -1,32 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { isVaultError, listInbox, showInboxItem, syncVault, type Vault } from '../../lib/vault/index';
-import { makeSyncVaults, type SyncClone, type SyncVaults } from '../support/sync-vaults';
+import { describe, expect, it } from 'vitest';
+import { isVaultError, listInbox, showInboxItem, syncVault } from '../../lib/vault/index';
+import { type SyncClone, syncVaultsEachTest } from '../support/sync-vaults';
 import { snapshot, steppingClock } from '../support/temp-vault';
 
 /** What a sync does where both clones changed the same files: notes, the changelog, inbox names, other files. */
 
-let world: SyncVaults | null = null;
-const opened: Vault[] = [];
-afterEach(async () => {
-  for (const vault of opened.splice(0)) await vault.close();
-  world?.cleanup();
-  world = null;
-});
-
 const SHARED = '# Shared\n\none\ntwo\nthree\n';
 
-async function setup(): Promise<SyncVaults> {
-  world = await makeSyncVaults(2, { 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': SHARED });
-  return world;
-}
-
-async function open(clone: SyncClone, clock?: Date): Promise<Vault> {
-  const vault = await clone.open(clock ? { clock: steppingClock(clock) } : {});
-  opened.push(vault);
-  return vault;
-}
+const sync = syncVaultsEachTest({ 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': SHARED });
+const setup = sync.setup;
+const open = (clone: SyncClone, clock?: Date) => sync.open(clone, clock ? { clock: steppingClock(clock) } : {});
 
 /** Every file of the work tree (`.git` and `.lucid` left out) holding a line that starts a git conflict marker. */
 function filesWithMarkers(root: string): string[] {

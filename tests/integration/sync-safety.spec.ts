@@ -1,31 +1,16 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { isVaultError, remoteState, syncVault, type Vault } from '../../lib/vault/index';
-import { makeSyncVaults, type SyncClone, type SyncVaults } from '../support/sync-vaults';
+import { describe, expect, it } from 'vitest';
+import { isVaultError, remoteState, syncVault } from '../../lib/vault/index';
+import { type SyncClone, syncVaultsEachTest } from '../support/sync-vaults';
 import { snapshot, type VaultSnapshot } from '../support/temp-vault';
 
 /** A remote's content is untrusted; a person's commits are never rewritten; failures change nothing. */
 
-let world: SyncVaults | null = null;
-const opened: Vault[] = [];
-afterEach(async () => {
-  for (const vault of opened.splice(0)) await vault.close();
-  world?.cleanup();
-  world = null;
-});
-
-async function setup(): Promise<SyncVaults> {
-  world = await makeSyncVaults(2, { 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n' });
-  return world;
-}
-
-async function open(clone: SyncClone): Promise<Vault> {
-  const vault = await clone.open();
-  opened.push(vault);
-  return vault;
-}
+const sync = syncVaultsEachTest({ 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n' });
+const setup = sync.setup;
+const open = (clone: SyncClone) => sync.open(clone);
 
 /** Commits files as a person of the clone would with plain git, then pushes. */
 function pushRaw(clone: SyncClone, files: Record<string, string | null>, message: string): void {
@@ -114,7 +99,7 @@ describe('syncVault and a person’s own commits', () => {
     expect(clones[1].git(['merge-base', '--is-ancestor', mine, 'HEAD'])).toBe('');
     expect(clones[1].git(['rev-parse', 'HEAD^1']).trim()).toBe(mine);
     expect(clones[1].git(['cat-file', '-p', mine])).toBe(raw);
-    expect(world?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[0].head());
+    expect(sync.current()?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[0].head());
     const state = await remoteState(b);
     expect(state).toMatchObject({ remote: 'origin', branch: 'main', ahead: 2, behind: 0 });
   });
@@ -208,7 +193,7 @@ describe('syncVault without a usable remote', () => {
       const port = (proxy.address() as net.AddressInfo).port;
       clones[1].git(['remote', 'set-url', 'origin', 'http://git.example.invalid/team/vault.git']);
       const b = await clones[1].open({ env: { ...world.env, http_proxy: `http://127.0.0.1:${port}` } });
-      opened.push(b);
+
       const error = await syncVault(b).catch((e: unknown) => e);
       expect(isVaultError(error, 'io_error'), String(error)).toBe(true);
       expect(requests.some((r) => r.includes('git.example.invalid/team/vault.git'))).toBe(true);

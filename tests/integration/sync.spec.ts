@@ -1,29 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { listInbox, remoteState, syncVault, type Vault } from '../../lib/vault/index';
-import { makeSyncVaults, type SyncVaults } from '../support/sync-vaults';
+import { describe, expect, it } from 'vitest';
+import { listInbox, remoteState, syncVault } from '../../lib/vault/index';
+import { type SyncClone, syncVaultsEachTest } from '../support/sync-vaults';
 
 /** lucid sync on real git: a bare repository and clones in temp folders. */
 
-let world: SyncVaults | null = null;
-const opened: Vault[] = [];
-afterEach(async () => {
-  for (const vault of opened.splice(0)) await vault.close();
-  world?.cleanup();
-  world = null;
-});
-
-async function setup(count = 2): Promise<SyncVaults> {
-  world = await makeSyncVaults(count, { 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n\none\ntwo\nthree\n' });
-  return world;
-}
-
-async function open(clone: SyncVaults['clones'][number]): Promise<Vault> {
-  const vault = await clone.open();
-  opened.push(vault);
-  return vault;
-}
+const sync = syncVaultsEachTest({ 'notes/welcome.md': '# Welcome\n', 'notes/shared.md': '# Shared\n\none\ntwo\nthree\n' });
+const setup = (count = 2) => sync.setup(undefined, count);
+const open = (clone: SyncClone) => sync.open(clone);
 
 const lines = (text: string) => text.split('\n');
 const editIds = (text: string) => [...text.matchAll(/\^(e[a-z2-7]{12})\s*$/gm)].map((m) => m[1]);
@@ -33,8 +18,7 @@ describe('syncVault', () => {
     const { clones } = await setup();
     const a = await open(clones[0]);
     // A long-lived process (the MCP server, the dashboard): a watcher keeps its listing and search index.
-    const b = await clones[1].open({ watch: true });
-    opened.push(b);
+    const b = await sync.open(clones[1], { watch: true });
     expect(await b.search('zeppelin')).toEqual([]);
     await a.edit({
       actor: 'agent:alpha',
@@ -84,7 +68,7 @@ describe('syncVault', () => {
     expect(lines(changelog).find((l) => l.startsWith('- '))).toContain('· sync ');
     expect(new Set(editIds(changelog)).size).toBe(editIds(changelog).length);
     // The remote has the merge; the other clone fast-forwards to it.
-    expect(world?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[1].head());
+    expect(sync.current()?.bareGit(['rev-parse', 'main']).trim()).toBe(clones[1].head());
     expect((await syncVault(a)).outcome).toBe('fast-forward');
     expect(clones[0].read('notes/b.md')).toBe('# B\n');
     // The commit index follows the new history: the remote's commit and the merge are listed.
@@ -117,9 +101,8 @@ describe('syncVault', () => {
     first.git(['commit', '-q', '-m', 'the vault in a folder']);
     first.git(['push', '-q', 'origin', 'main']);
     const second = await world.addClone();
-    const a = await first.open({ root: `${first.root}/vault` });
-    const b = await second.open({ root: `${second.root}/vault` });
-    opened.push(a, b);
+    const a = await sync.open(first, { root: `${first.root}/vault` });
+    const b = await sync.open(second, { root: `${second.root}/vault` });
     await a.edit({
       actor: 'agent:alpha',
       op: 'update',

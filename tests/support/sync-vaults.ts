@@ -5,6 +5,7 @@ import path from 'node:path';
 import { seededIds } from '../../lib/vault/ids';
 import { initVault } from '../../lib/vault/init';
 import { openVault, type OpenVaultOptions, type Vault } from '../../lib/vault/vault';
+import { afterEach } from 'vitest';
 import { DEFAULT_START, isolatedGitEnv, steppingClock } from './temp-vault';
 
 /**
@@ -118,5 +119,41 @@ export async function makeSyncVaults(count = 2, files: Record<string, string> = 
     cleanup: () => {
       for (const d of made) fs.rmSync(d, { recursive: true, force: true });
     },
+  };
+}
+
+/** What {@link syncVaultsEachTest} gives a spec file. */
+export interface SyncVaultsPerTest {
+  /** Makes this test's bare repository and `count` clones, seeded with `files`. */
+  setup(files?: Record<string, string>, count?: number): Promise<SyncVaults>;
+  /** Opens a clone (closed after the test). */
+  open(clone: SyncClone, options?: Partial<OpenVaultOptions>): Promise<Vault>;
+  /** This test's repositories, once set up. */
+  current(): SyncVaults | null;
+}
+
+/**
+ * For a spec file of sync tests: each test sets up its own repositories with `setup` and opens clones
+ * with `open`; after each test every vault opened is closed and every folder removed.
+ */
+export function syncVaultsEachTest(defaultFiles: Record<string, string>): SyncVaultsPerTest {
+  let world: SyncVaults | null = null;
+  const opened: Vault[] = [];
+  afterEach(async () => {
+    for (const vault of opened.splice(0)) await vault.close();
+    world?.cleanup();
+    world = null;
+  });
+  return {
+    setup: async (files = defaultFiles, count = 2) => {
+      world = await makeSyncVaults(count, files);
+      return world;
+    },
+    open: async (clone, options = {}) => {
+      const vault = await clone.open(options);
+      opened.push(vault);
+      return vault;
+    },
+    current: () => world,
   };
 }
