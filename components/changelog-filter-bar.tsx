@@ -2,17 +2,12 @@
 
 import { useRouter } from 'next/navigation';
 import { useId } from 'react';
-import { FilterDate, FilterForm, FilterSelect, plainOptions } from '@/components/filter-fields';
+import { FilterDate, FilterForm, FilterSelect, OriginFilters, plainOptions } from '@/components/filter-fields';
 import type { ChangelogInput } from '@/lib/queries/changelog';
 
 /** Whether any of the changelog's filters is set. */
 export function isFiltered(filters: ChangelogInput): boolean {
   return Boolean(filters.actor || filters.op || filters.type || filters.machine || filters.person || filters.since || filters.until);
-}
-
-/** A value from the URL that is not (or no longer) among the choices stays selectable. */
-export function withCurrent(values: string[], current: string | undefined): string[] {
-  return current && !values.includes(current) ? [current, ...values] : values;
 }
 
 /** The changelog's filters (actor, op, note type, machine, person, dates); each change is a new URL, so a filtered view can be shared and reloaded. */
@@ -46,21 +41,14 @@ export function ChangelogFilterBar({
       />
       <FilterSelect id={`${id}-op`} label="Operation" value={filters.op} options={plainOptions(choices.ops)} onChange={set('op')} />
       <FilterSelect id={`${id}-type`} label="Note type" value={filters.type} options={plainOptions(choices.types)} onChange={set('type')} />
-      <FilterSelect
-        id={`${id}-machine`}
-        label="Machine"
-        anyLabel="Any machine"
-        value={filters.machine}
-        options={plainOptions(withCurrent(choices.machines, filters.machine))}
-        onChange={set('machine')}
-      />
-      <FilterSelect
-        id={`${id}-person`}
-        label="Person"
-        anyLabel="Anyone's vault"
-        value={filters.person}
-        options={plainOptions(withCurrent(choices.persons, filters.person))}
-        onChange={set('person')}
+      <OriginFilters
+        id={id}
+        machine={filters.machine}
+        person={filters.person}
+        machines={choices.machines}
+        persons={choices.persons}
+        onMachine={set('machine')}
+        onPerson={set('person')}
       />
       <FilterDate id={`${id}-since`} label="From" value={filters.since} onChange={set('since')} />
       <FilterDate id={`${id}-until`} label="To" value={filters.until} onChange={set('until')} />

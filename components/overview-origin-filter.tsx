@@ -2,8 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId } from 'react';
-import { withCurrent } from '@/components/changelog-filter-bar';
-import { FilterForm, FilterSelect, plainOptions } from '@/components/filter-fields';
+import { FilterForm, OriginFilters } from '@/components/filter-fields';
 
 /**
  * The overview's machine and person filters: each choice is a new URL that keeps the range
@@ -32,21 +31,14 @@ export function OverviewOriginFilter({
   };
   return (
     <FilterForm filtered={Boolean(machine || person)} clearHref={`/${Object.keys(base).length ? `?${new URLSearchParams(base)}` : ''}`}>
-      <FilterSelect
-        id={`${id}-machine`}
-        label="Machine"
-        anyLabel="Any machine"
-        value={machine}
-        options={plainOptions(withCurrent(machines, machine))}
-        onChange={(value) => go({ machine: value || undefined, person })}
-      />
-      <FilterSelect
-        id={`${id}-person`}
-        label="Person"
-        anyLabel="Anyone's vault"
-        value={person}
-        options={plainOptions(withCurrent(persons, person))}
-        onChange={(value) => go({ machine, person: value || undefined })}
+      <OriginFilters
+        id={id}
+        machine={machine}
+        person={person}
+        machines={machines}
+        persons={persons}
+        onMachine={(value) => go({ machine: value || undefined, person })}
+        onPerson={(value) => go({ machine, person: value || undefined })}
       />
     </FilterForm>
   );

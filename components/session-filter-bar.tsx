@@ -2,8 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId } from 'react';
-import { FilterDate, FilterForm, FilterSelect, plainOptions } from '@/components/filter-fields';
-import { withCurrent } from '@/components/changelog-filter-bar';
+import { FilterDate, FilterForm, FilterSelect, OriginFilters, plainOptions, withCurrent } from '@/components/filter-fields';
 import type { SessionsInput } from '@/lib/queries/sessions';
 
 const OUTCOMES = ['done', 'partial', 'abandoned', 'open'] as const;
@@ -35,9 +34,8 @@ export function SessionFilterBar({
     const next = { ...filters, cursor: undefined, [key]: value || undefined } as SessionsInput;
     router.push(hrefFor(next), { scroll: false });
   };
-  // A value from the URL that is not (or no longer) among the choices stays selectable.
-  const agentChoices = filters.agent && !agents.includes(filters.agent) ? [filters.agent, ...agents] : agents;
-  const projectChoices = filters.project && !projects.includes(filters.project) ? [filters.project, ...projects] : projects;
+  const agentChoices = withCurrent(agents, filters.agent);
+  const projectChoices = withCurrent(projects, filters.project);
   return (
     <FilterForm filtered={isSessionFiltered(filters)} clearHref="/sessions">
       <FilterSelect id={`${id}-agent`} label="Agent" value={filters.agent} options={plainOptions(agentChoices)} onChange={set('agent')} />
@@ -49,21 +47,14 @@ export function SessionFilterBar({
         onChange={set('project')}
       />
       <FilterSelect id={`${id}-outcome`} label="Outcome" value={filters.outcome} options={plainOptions(OUTCOMES)} onChange={set('outcome')} />
-      <FilterSelect
-        id={`${id}-machine`}
-        label="Machine"
-        anyLabel="Any machine"
-        value={filters.machine}
-        options={plainOptions(withCurrent(machines, filters.machine))}
-        onChange={set('machine')}
-      />
-      <FilterSelect
-        id={`${id}-person`}
-        label="Person"
-        anyLabel="Anyone's vault"
-        value={filters.person}
-        options={plainOptions(withCurrent(persons, filters.person))}
-        onChange={set('person')}
+      <OriginFilters
+        id={id}
+        machine={filters.machine}
+        person={filters.person}
+        machines={machines}
+        persons={persons}
+        onMachine={set('machine')}
+        onPerson={set('person')}
       />
       <FilterDate id={`${id}-since`} label="Started from" value={filters.since} onChange={set('since')} />
       <FilterDate id={`${id}-until`} label="To" value={filters.until} onChange={set('until')} />
