@@ -8,7 +8,7 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
  * milliseconds. Anything else, or less than 10 seconds, is `invalid_input` saying what is accepted.
  */
 export function parseSyncInterval(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*$/i.exec(String(text ?? ''));
+  const match = /^(\d+(?:\.\d+)?)\s*([smh]?)$/i.exec(String(text ?? '').trim());
   if (!match) {
     throw new VaultError('invalid_input', `"${text}" is not an interval: write 30s, 5m, 1h or a number of seconds.`, { field: 'sync-every' });
   }

@@ -102,14 +102,12 @@ async function networkEnv(repo: GitRepo): Promise<Record<string, string>> {
 /** git's own message of a failed command, one line. */
 function gitMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return (
-    text
-      .replace(/^git \w+ failed: /, '')
-      // git's advice ("hint: …") is for its own command line, not for a Lucid user.
-      .replace(/\s*hint: [\s\S]*$/, '')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
+  // git's advice ("hint: …") is for its own command line, not for a Lucid user.
+  const hint = text.indexOf('hint: ');
+  return (hint === -1 ? text : text.slice(0, hint))
+    .replace(/^git \w+ failed: /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
