@@ -5,6 +5,7 @@ import { InboxCount } from '@/components/inbox-count';
 import { KeyboardNav } from '@/components/keyboard-nav';
 import { NavLink } from '@/components/nav-link';
 import { QueryProvider } from '@/components/query-provider';
+import { SyncBadge } from '@/components/sync-badge';
 import { serverConfig } from '@/lib/server/config';
 import { fetchInboxCount } from '@/lib/server/data';
 import './globals.css';
@@ -44,6 +45,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 <div className="truncate text-xs text-stone-500" title={serverConfig().vaultRoot}>
                   {vaultName}
                 </div>
+                <SyncBadge />
               </div>
               <nav aria-label="Sections" className="flex flex-col gap-0.5">
                 {SECTIONS.map((s) => (

@@ -3,13 +3,16 @@ import { type ChartDay, OverviewChart } from '@/components/overview-chart';
 import { OverviewConnect } from '@/components/overview-connect';
 import { OverviewFigure } from '@/components/overview-figure';
 import { OverviewList } from '@/components/overview-list';
+import { OverviewOriginFilter } from '@/components/overview-origin-filter';
 import { OverviewRangePicker } from '@/components/overview-range-picker';
 import { PageHeader } from '@/components/page-header';
+import { RemotePanel } from '@/components/remote-panel';
 import { ReportExport } from '@/components/report-export';
 import { UncommittedNotice } from '@/components/uncommitted-notice';
 import { noteHref } from '@/lib/markdown/hrefs';
 import { changelogChoices } from '@/lib/server/data';
 import { fetchActivityOverview } from '@/lib/server/data-overview';
+import { fetchRemoteState } from '@/lib/server/data-sync';
 
 const TYPE_LABELS: Record<string, string> = {
   person: 'People',
@@ -43,8 +46,11 @@ function href(path: string, params: Record<string, string | undefined>): string 
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { range, activity, vault, vaultRoot } = await fetchActivityOverview(await searchParams);
-  const days = { since: range.from, until: range.to };
+  const [{ range, activity, vault, vaultRoot, origin, origins }, remote] = await Promise.all([fetchActivityOverview(await searchParams), fetchRemoteState()]);
+  // The changelog and sessions links keep the machine and person the overview is narrowed to.
+  const days = { since: range.from, until: range.to, ...origin };
+  const base: Record<string, string> = range.week ? { week: range.week } : { from: range.from, to: range.to };
+  const narrowed = [origin.machine ? `on ${origin.machine}` : '', origin.person ? `at ${origin.person}'s vault` : ''].filter(Boolean).join(' and ');
   const changelog = (params: Record<string, string | undefined> = {}) => href('/changelog', { ...params, ...days });
   const sessions = (params: Record<string, string | undefined> = {}) => href('/sessions', { ...params, ...days });
   const chartDays = (pick: 'byActor' | 'byType'): ChartDay[] => activity.byDay.map((d) => ({ day: d.day, label: dayLabel(d.day), values: d[pick] }));
@@ -62,8 +68,18 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const span = range.week ? `week ${range.week} (${range.from} to ${range.to})` : `${range.from} to ${range.to}`;
   return (
     <div>
-      <PageHeader title="Overview" description={`What the agents did in ${span}, and what is in the vault's memory now.`} />
-      <OverviewRangePicker {...range} />
+      <PageHeader title="Overview" description={`What the agents did in ${span}${narrowed ? ` ${narrowed}` : ''}, and what is in the vault's memory now.`} />
+      <OverviewRangePicker {...range} keep={origin} />
+      <OverviewOriginFilter base={base} machine={origin.machine} person={origin.person} machines={origins.machines} persons={origins.persons} />
+      {narrowed && activity.edits === 0 && activity.sessions.total === 0 ? (
+        <p role="status" data-testid="overview-origin-empty" className="mb-4 rounded-md border border-dashed border-stone-300 p-3 text-sm text-stone-600">
+          Nothing was done {narrowed} in this range.{' '}
+          <Link href={href('/', base)} className="underline">
+            Clear the machine and person filters
+          </Link>{' '}
+          to see everyone's work.
+        </p>
+      ) : null}
       {range.problem ? (
         <p role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           {range.problem}
@@ -71,7 +87,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       ) : null}
       <UncommittedNotice />
       {vault.agentActivity ? null : <OverviewConnect vaultRoot={vaultRoot} />}
-      {range.week ? <ReportExport week={range.week} /> : null}
+      {range.week ? <ReportExport week={range.week} origin={origin} /> : null}
 
       <section aria-label="In this range" className="grid grid-cols-2 gap-4 lg:grid-cols-3">
         <OverviewFigure value={activity.sessions.total} label="Sessions" href={sessions()} testId="figure-sessions">
@@ -226,6 +242,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </p>
         </div>
       </section>
+
+      <RemotePanel initial={remote} />
     </div>
   );
 }

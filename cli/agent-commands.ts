@@ -28,6 +28,7 @@ import {
 import { indexWorkers } from './index-workers';
 import { PACKAGE_ROOT } from './serve';
 import { fallbackUser, openCliVault, printJson, shellQuote, UsageError, vaultDir, type Io } from './shared';
+import { SYNC_EVERY_HELP, syncEveryOf, syncEveryOption } from './sync-every';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -272,13 +273,14 @@ export const agentCommands = {
   mcp: {
     summary: 'Run the MCP server for agents on stdio (or print a client configuration)',
     usage:
-      `lucid mcp [--vault DIR]\nlucid mcp --print-config ${MCP_CLIENTS.join('|')} [--vault DIR]\n\n` +
+      `lucid mcp [--vault DIR] [--sync-every I]\nlucid mcp --print-config ${MCP_CLIENTS.join('|')} [--vault DIR]\n\n` +
       '  Serves the memory protocol (start_session, search_notes, read_note, write_note, propose_to_inbox,\n' +
       '  record_decision, molt_skill, end_session) over stdio; logs go to stderr. When the client goes\n' +
       '  away without end_session, its open sessions are ended as abandoned.\n' +
       '  --print-config  prints ready configuration (absolute paths) for the client on stdout, and where\n' +
-      '                  to put it on stderr.',
-    options: { ...vaultOption, 'print-config': { type: 'string' as const } },
+      '                  to put it on stderr.\n' +
+      SYNC_EVERY_HELP,
+    options: { ...vaultOption, 'print-config': { type: 'string' as const }, ...syncEveryOption },
     async run(io: Io, values: Values) {
       const client = optional(values, 'print-config');
       if (client !== undefined) {
@@ -291,8 +293,10 @@ export const agentCommands = {
         io.err(hint);
         return 0;
       }
+      const syncEvery = syncEveryOf(values);
       const { runStdioServer } = await import('../mcp/server');
       await runStdioServer({
+        syncEvery,
         vaultRoot: vaultDir(io, values.vault as string | undefined),
         env: io.env,
         fallbackUser: fallbackUser(io.env),

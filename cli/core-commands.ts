@@ -13,7 +13,7 @@ import {
   type Vault,
 } from '../lib/vault';
 import { defaultDemoAnchor, generateDemoVault } from '../lib/demo/demo';
-import { fallbackUser, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
+import { fallbackUser, machineOption, openCliVault, printJson, UsageError, vaultDir, type Io } from './shared';
 
 /** One verb: its help, its flags and what it does. */
 export interface Command {
@@ -35,7 +35,7 @@ export const coreCommands: Record<string, Command> = {
     options: { ...jsonOption, force: { type: 'boolean' } },
     async run(io, values, positionals) {
       const dir = vaultDir(io, positionals[0]);
-      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env), force: Boolean(values.force) });
+      const report = await initVault({ dir, env: io.env, fallbackUser: fallbackUser(io.env), ...machineOption(io.env), force: Boolean(values.force) });
       if (values.json) {
         printJson(io, report);
         return 0;
@@ -152,15 +152,30 @@ export const coreCommands: Record<string, Command> = {
   },
   log: {
     summary: 'Show the vault history: who changed what, and why',
-    usage: 'lucid log [--vault DIR] [--path P] [--actor A] [--op OP] [--limit N] [--json]',
-    options: { ...vaultOption, ...jsonOption, path: { type: 'string' }, actor: { type: 'string' }, op: { type: 'string' }, limit: { type: 'string' } },
+    usage: 'lucid log [--vault DIR] [--path P] [--actor A] [--op OP] [--limit N] [--json] [--machine M] [--person NAME]',
+    options: {
+      ...vaultOption,
+      ...jsonOption,
+      path: { type: 'string' },
+      actor: { type: 'string' },
+      op: { type: 'string' },
+      machine: { type: 'string' },
+      person: { type: 'string' },
+      limit: { type: 'string' },
+    },
     async run(io, values) {
       const vault = await openCliVault(io, values.vault as string | undefined);
       try {
         const limit = limitOf(values.limit, 1000) ?? 30;
         const records = values.path
           ? await vault.history(values.path as string, limit)
-          : await vault.log({ limit, actor: values.actor as string | undefined, op: values.op as string | undefined });
+          : await vault.log({
+              limit,
+              actor: values.actor as string | undefined,
+              op: values.op as string | undefined,
+              machine: values.machine as string | undefined,
+              person: values.person as string | undefined,
+            });
         if (values.json) printJson(io, records);
         else if (records.length === 0) io.out('No commits yet.');
         else

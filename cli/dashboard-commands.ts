@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import nodePath from 'node:path';
 import { buildIfNeeded, PACKAGE_ROOT, serve } from './serve';
 import { fallbackUser, UsageError, vaultDir, type Io } from './shared';
+import { SYNC_EVERY_HELP, syncEveryOf, syncEveryOption } from './sync-every';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -20,10 +21,17 @@ export const dashboardCommands = {
   serve: {
     summary: 'Serve the dashboard for a vault on 127.0.0.1 (prints the URL to open)',
     usage:
-      'lucid serve [--vault DIR] [--port N] [--no-build]\n\n  --port N    serve exactly on N (refused when taken); default: the first free port from 3000\n  --no-build  never rebuild the dashboard (fails if it was never built)\n\n  The URL carries a token for this launch; the dashboard answers only to it, on 127.0.0.1 and localhost.',
-    options: { vault: { type: 'string' as const, short: 'v' }, port: { type: 'string' as const, short: 'p' }, 'no-build': { type: 'boolean' as const } },
+      'lucid serve [--vault DIR] [--port N] [--no-build] [--sync-every I]\n\n  --port N        serve exactly on N (refused when taken); default: the first free port from 3000\n  --no-build      never rebuild the dashboard (fails if it was never built)\n' +
+      `${SYNC_EVERY_HELP}\n\n  The URL carries a token for this launch; the dashboard answers only to it, on 127.0.0.1 and localhost.`,
+    options: {
+      vault: { type: 'string' as const, short: 'v' },
+      port: { type: 'string' as const, short: 'p' },
+      'no-build': { type: 'boolean' as const },
+      ...syncEveryOption,
+    },
     async run(io: Io, values: Values) {
-      return serve(io, { vaultRoot: vaultDir(io, values.vault as string | undefined), port: portOf(values), build: !values['no-build'] });
+      const syncEvery = syncEveryOf(values);
+      return serve(io, { vaultRoot: vaultDir(io, values.vault as string | undefined), port: portOf(values), build: !values['no-build'], syncEvery });
     },
   },
   start: {

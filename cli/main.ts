@@ -23,6 +23,7 @@ const verbModules: Record<string, () => Promise<Commands>> = {
   skill: async () => (await import('./skill-commands')).skillCommands,
   report: async () => (await import('./report-commands')).reportCommands,
   eval: async () => ({ eval: (await import('./eval-commands')).evalCommand }),
+  sync: async () => (await import('./sync-commands')).syncCommands,
 };
 
 /** Each verb's name, one-line summary and module (a key of `verbModules`): what `--help` prints, recorded by the build. */

@@ -4,8 +4,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import net from 'node:net';
 import nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openVault, upgradeInstall, VaultError } from '../lib/vault/index';
-import { fallbackUser, UsageError, type Io } from './shared';
+import { openVault, startSyncSchedule, upgradeInstall, type Vault, VaultError } from '../lib/vault/index';
+import { fallbackUser, machineOption, UsageError, type Io } from './shared';
+import type { SyncEvery } from './sync-every';
 
 /** The package's own folder (where app/, .next/ and node_modules/ are). */
 export const PACKAGE_ROOT = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,18 +100,27 @@ async function waitUntilUp(port: number, child: ReturnType<typeof spawn>): Promi
 /**
  * Serves the dashboard on `vaultRoot`: builds when needed, runs `next start` on 127.0.0.1 as a
  * child with signals forwarded, prints the URL with this launch's token, and resolves with the
- * child's exit code.
+ * child's exit code. With `syncEvery`, this process also syncs the vault with its remote on that
+ * schedule until the child ends.
  */
-export async function serve(io: Io, options: { vaultRoot: string; port?: number; build?: boolean }): Promise<number> {
-  const vault = await openVault({ root: options.vaultRoot, env: io.env, fallbackUser: fallbackUser(io.env) });
+export async function serve(io: Io, options: { vaultRoot: string; port?: number; build?: boolean; syncEvery?: SyncEvery }): Promise<number> {
+  const vault = await openVault({ root: options.vaultRoot, env: io.env, fallbackUser: fallbackUser(io.env), ...machineOption(io.env) });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) io.out(`Upgraded the install: committed ${upgraded.join(', ')}.`);
   } catch (error) {
     io.err(`lucid: could not upgrade the install (${(error as Error).message}); serving the vault as it is.`);
-  } finally {
-    vault.close();
   }
+  // Kept open only for the schedule's syncs; the dashboard opens its own.
+  if (!options.syncEvery) vault.close();
+  try {
+    return await serveOpened(io, vault, options);
+  } finally {
+    if (options.syncEvery) await vault.close();
+  }
+}
+
+async function serveOpened(io: Io, vault: Vault, options: { port?: number; build?: boolean; syncEvery?: SyncEvery }): Promise<number> {
   if (options.build !== false) buildIfNeeded(io);
   else if (!existsSync(nodePath.join(PACKAGE_ROOT, '.next', 'BUILD_ID')))
     throw new VaultError('not_found', 'The dashboard is not built; run `lucid serve` without --no-build once.');
@@ -119,7 +129,15 @@ export async function serve(io: Io, options: { vaultRoot: string; port?: number;
   const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...io.env, LUCID_VAULT: vault.root, LUCID_PORT: String(port), LUCID_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
+    env: {
+      ...io.env,
+      LUCID_VAULT: vault.root,
+      LUCID_PORT: String(port),
+      LUCID_TOKEN: token,
+      LUCID_SYNC_EVERY: options.syncEvery?.text ?? '',
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+    },
   });
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
@@ -137,7 +155,10 @@ export async function serve(io: Io, options: { vaultRoot: string; port?: number;
   const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1))));
   await waitUntilUp(port, child);
   io.out(`Lucid dashboard for ${vault.root}\nOpen: http://127.0.0.1:${port}/?token=${token}\n(Ctrl-C stops it.)`);
+  const schedule = options.syncEvery ? startSyncSchedule(vault, { everyMs: options.syncEvery.ms, log: (message) => io.err(`lucid serve: ${message}`) }) : null;
+  if (options.syncEvery) io.out(`Syncing with the vault's remote every ${options.syncEvery.text}.`);
   const code = await exited;
+  await schedule?.stop();
   process.off('SIGINT', onInt);
   process.off('SIGTERM', onTerm);
   return code;

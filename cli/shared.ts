@@ -16,6 +16,11 @@ export function fallbackUser(env: Record<string, string | undefined>): string {
   }
 }
 
+/** The machine's name for `Lucid-Machine` when LUCID_MACHINE sets it (else the vault asks git config, then the host name). */
+export function machineOption(env: Record<string, string | undefined>): { machine?: string } {
+  return env.LUCID_MACHINE ? { machine: env.LUCID_MACHINE } : {};
+}
+
 /** The vault folder a command works on: --vault, else LUCID_VAULT, else the current folder. */
 export function vaultDir(io: Io, given: string | undefined): string {
   return nodePath.resolve(io.cwd, given ?? io.env.LUCID_VAULT ?? '.');
@@ -25,7 +30,13 @@ export function vaultDir(io: Io, given: string | undefined): string {
 export async function openCliVault(io: Io, given: string | undefined): Promise<Vault> {
   // A large index build parses notes in worker threads (cli/index-workers.ts finds the script).
   const workers = indexWorkers();
-  return openVault({ root: vaultDir(io, given), env: io.env, fallbackUser: fallbackUser(io.env), ...(workers ? { indexWorkers: workers } : {}) });
+  return openVault({
+    root: vaultDir(io, given),
+    env: io.env,
+    fallbackUser: fallbackUser(io.env),
+    ...machineOption(io.env),
+    ...(workers ? { indexWorkers: workers } : {}),
+  });
 }
 
 /** Prints a value as JSON (for --json). */

@@ -76,6 +76,11 @@ export const ChangelogEntry = memo(function ChangelogEntry({
             session
           </Link>
         ) : null}
+        {entry.machine || entry.person ? (
+          <span data-testid="entry-origin" className="text-xs text-stone-500">
+            {[entry.machine ? `on ${entry.machine}` : '', entry.person ? `at ${entry.person}'s vault` : ''].filter(Boolean).join(', ')}
+          </span>
+        ) : null}
         <code className="text-xs text-stone-500" title={entry.sha}>
           {entry.sha.slice(0, 7)}
         </code>

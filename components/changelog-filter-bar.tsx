@@ -2,10 +2,15 @@
 
 import { useRouter } from 'next/navigation';
 import { useId } from 'react';
-import { FilterDate, FilterForm, FilterSelect, plainOptions } from '@/components/filter-fields';
+import { FilterDate, FilterForm, FilterSelect, OriginFilters, plainOptions } from '@/components/filter-fields';
 import type { ChangelogInput } from '@/lib/queries/changelog';
 
-/** The changelog's filters (actor, op, note type, dates); each change is a new URL, so a filtered view can be shared and reloaded. */
+/** Whether any of the changelog's filters is set. */
+export function isFiltered(filters: ChangelogInput): boolean {
+  return Boolean(filters.actor || filters.op || filters.type || filters.machine || filters.person || filters.since || filters.until);
+}
+
+/** The changelog's filters (actor, op, note type, machine, person, dates); each change is a new URL, so a filtered view can be shared and reloaded. */
 export function ChangelogFilterBar({
   filters,
   actors,
@@ -14,18 +19,18 @@ export function ChangelogFilterBar({
 }: {
   filters: ChangelogInput;
   actors: string[];
-  choices: { ops: string[]; types: string[] };
+  choices: { ops: string[]; types: string[]; machines: string[]; persons: string[] };
   hrefFor: (filters: ChangelogInput) => string;
 }) {
   const router = useRouter();
   const id = useId();
-  const set = (key: 'actor' | 'op' | 'type' | 'since' | 'until') => (value: string) => {
+  const set = (key: 'actor' | 'op' | 'type' | 'machine' | 'person' | 'since' | 'until') => (value: string) => {
     const next = { ...filters, before: undefined, [key]: value || undefined } as ChangelogInput;
     router.push(hrefFor(next), { scroll: false });
   };
   const actorChoices = filters.actor && filters.actor !== 'foreign' && !actors.includes(filters.actor) ? [filters.actor, ...actors] : actors;
   return (
-    <FilterForm filtered={Boolean(filters.actor || filters.op || filters.type || filters.since || filters.until)} clearHref="/changelog">
+    <FilterForm filtered={isFiltered(filters)} clearHref="/changelog">
       <FilterSelect
         id={`${id}-actor`}
         label="Actor"
@@ -36,6 +41,15 @@ export function ChangelogFilterBar({
       />
       <FilterSelect id={`${id}-op`} label="Operation" value={filters.op} options={plainOptions(choices.ops)} onChange={set('op')} />
       <FilterSelect id={`${id}-type`} label="Note type" value={filters.type} options={plainOptions(choices.types)} onChange={set('type')} />
+      <OriginFilters
+        id={id}
+        machine={filters.machine}
+        person={filters.person}
+        machines={choices.machines}
+        persons={choices.persons}
+        onMachine={set('machine')}
+        onPerson={set('person')}
+      />
       <FilterDate id={`${id}-since`} label="From" value={filters.since} onChange={set('since')} />
       <FilterDate id={`${id}-until`} label="To" value={filters.until} onChange={set('until')} />
     </FilterForm>

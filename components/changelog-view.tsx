@@ -4,14 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ChangelogEntry } from '@/components/changelog-entry';
-import { ChangelogFilterBar } from '@/components/changelog-filter-bar';
+import { ChangelogFilterBar, isFiltered } from '@/components/changelog-filter-bar';
 import { type ChangelogInput, type ChangelogPageData, changelogPageOptions } from '@/lib/queries/changelog';
 import { isTyping } from '@/components/page-keys';
 
 /** The URL of a changelog page with these filters and cursor. */
 function pageHref(filters: ChangelogInput, before: number | null): string {
   const params = new URLSearchParams();
-  for (const key of ['actor', 'op', 'type', 'since', 'until'] as const) {
+  for (const key of ['actor', 'op', 'type', 'machine', 'person', 'since', 'until'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
@@ -63,10 +63,15 @@ export function ChangelogView({
   }, []);
 
   const data = page.data;
-  const filtered = Boolean(filters.actor || filters.op || filters.type || filters.since || filters.until);
+  const filtered = isFiltered(filters);
   return (
     <section aria-label="Changelog" className="max-w-5xl">
-      <ChangelogFilterBar filters={filters} actors={data.actors} choices={choices} hrefFor={(next) => pageHref(next, null)} />
+      <ChangelogFilterBar
+        filters={filters}
+        actors={data.actors}
+        choices={{ ...choices, machines: data.machines, persons: data.persons }}
+        hrefFor={(next) => pageHref(next, null)}
+      />
       <div role="status" aria-live="polite" className="min-h-6 text-sm text-emerald-800">
         {notice}
       </div>
@@ -79,9 +84,9 @@ export function ChangelogView({
         <div className="rounded-md border border-dashed border-stone-300 p-6 text-sm text-stone-600" data-testid="changelog-empty">
           {filtered ? (
             <p>
-              No edits match these filters.{' '}
+              No edits match these filters{filters.machine || filters.person ? ' (a machine or person shows only the commits made there)' : ''}.{' '}
               <Link href="/changelog" className="underline">
-                Show every edit
+                Clear the filters and show every edit
               </Link>
               .
             </p>

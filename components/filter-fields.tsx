@@ -62,3 +62,51 @@ export function FilterDate({ id, label, value, onChange }: { id: string; label: 
 
 /** Choices whose label is their value. */
 export const plainOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
+
+/** A value from the URL that is not (or no longer) among the choices stays selectable. */
+export function withCurrent(values: readonly string[], current: string | undefined): string[] {
+  return current && !values.includes(current) ? [current, ...values] : [...values];
+}
+
+/**
+ * The machine and person filters (the `Lucid-Machine` trailer and the committer whose vault an edit
+ * was made in), as the changelog, the sessions list and the overview show them.
+ */
+export function OriginFilters({
+  id,
+  machine,
+  person,
+  machines,
+  persons,
+  onMachine,
+  onPerson,
+}: {
+  id: string;
+  machine: string | undefined;
+  person: string | undefined;
+  machines: readonly string[];
+  persons: readonly string[];
+  onMachine: (value: string) => void;
+  onPerson: (value: string) => void;
+}) {
+  return (
+    <>
+      <FilterSelect
+        id={`${id}-machine`}
+        label="Machine"
+        anyLabel="Any machine"
+        value={machine}
+        options={plainOptions(withCurrent(machines, machine))}
+        onChange={onMachine}
+      />
+      <FilterSelect
+        id={`${id}-person`}
+        label="Person"
+        anyLabel="Anyone's vault"
+        value={person}
+        options={plainOptions(withCurrent(persons, person))}
+        onChange={onPerson}
+      />
+    </>
+  );
+}

@@ -14,7 +14,10 @@ export function OverviewRangePicker({
   previous,
   next,
   current,
+  keep = {},
 }: {
+  /** Filters the range links keep (the machine and person). */
+  keep?: { machine?: string; person?: string };
   week: string | null;
   from: string;
   to: string;
@@ -22,20 +25,25 @@ export function OverviewRangePicker({
   next: string;
   current: string;
 }) {
+  const kept = Object.entries(keep).filter((e): e is [string, string] => Boolean(e[1]));
+  const at = (week?: string) => {
+    const params = new URLSearchParams([...(week ? [['week', week] as [string, string]] : []), ...kept]);
+    return params.size ? `/?${params}` : '/';
+  };
   return (
     <nav aria-label="Range" className="mb-6 flex flex-wrap items-end gap-3">
       <div className="flex items-center gap-1.5">
-        <Link href={`/?week=${previous}`} className={BUTTON} rel="prev">
+        <Link href={at(previous)} className={BUTTON} rel="prev">
           ← {previous}
         </Link>
         <span className="px-1 text-sm font-medium tabular-nums" data-testid="range-label" aria-current="page">
           {week ?? `${from} – ${to}`}
         </span>
-        <Link href={`/?week=${next}`} className={BUTTON} rel="next">
+        <Link href={at(next)} className={BUTTON} rel="next">
           {next} →
         </Link>
         {week !== current ? (
-          <Link href="/" className={BUTTON}>
+          <Link href={at()} className={BUTTON}>
             This week
           </Link>
         ) : null}
@@ -49,6 +57,9 @@ export function OverviewRangePicker({
           To
           <input name="to" type="date" required defaultValue={to} className={FIELD} />
         </label>
+        {kept.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <button type="submit" className={BUTTON}>
           Show these days
         </button>

@@ -22,17 +22,19 @@ function exportMessage(result: ExportResult): string {
  * unchanged) and links to it; Copy puts the same text on the clipboard for a team chat, or, where
  * the browser refuses, selects it for the person to copy.
  */
-export function ReportExport({ week }: { week: string }) {
+export function ReportExport({ week, origin = {} }: { week: string; origin?: { machine?: string; person?: string } }) {
   const client = useQueryClient();
   const textId = useId();
   const textRef = useRef<HTMLTextAreaElement>(null);
   const [shown, setShown] = useState(false);
   const [copyStatus, setCopyStatus] = useState<{ ok: boolean; message: string } | null>(null);
-  const queryKey = ['report', week] as const;
+  // Narrowed to a machine or person, the text is that part of the week; Export always writes the whole team's report.
+  const narrowed = Boolean(origin.machine || origin.person);
+  const queryKey = ['report', week, origin.machine ?? null, origin.person ?? null] as const;
   const report = useQuery({
     queryKey,
     queryFn: async () => {
-      const result = await reportTextAction({ week });
+      const result = await reportTextAction({ week, ...origin });
       if (!result.ok) throw new Error(result.message);
       return result.data;
     },
@@ -41,7 +43,7 @@ export function ReportExport({ week }: { week: string }) {
   const exported = useMutation({
     mutationFn: async () => exportReportAction({ week }),
     onSuccess: (result) => {
-      if (result.ok) client.setQueryData(queryKey, { week, path: result.data.path, text: result.data.text });
+      if (result.ok) client.setQueryData(['report', week, null, null], { week, path: result.data.path, text: result.data.text });
     },
   });
 
@@ -86,7 +88,8 @@ export function ReportExport({ week }: { week: string }) {
         <button
           type="button"
           onClick={() => exported.mutate()}
-          disabled={exported.isPending}
+          disabled={exported.isPending || narrowed}
+          title={narrowed ? "Export writes the whole team's report: clear the machine and person filters first." : undefined}
           className="rounded bg-stone-800 px-3 py-1.5 text-sm text-white hover:bg-stone-900 disabled:opacity-50"
         >
           {exported.isPending ? 'Exporting…' : 'Export report'}
@@ -109,6 +112,13 @@ export function ReportExport({ week }: { week: string }) {
           {shown ? 'Hide text' : 'Show text'}
         </button>
       </div>
+      {narrowed ? (
+        <p className="mt-2 text-sm text-stone-600" data-testid="report-narrowed">
+          The text covers only the work done{' '}
+          {[origin.machine ? `on ${origin.machine}` : '', origin.person ? `at ${origin.person}'s vault` : ''].filter(Boolean).join(' and ')}. Export writes the
+          whole team's report: clear the machine and person filters to export it.
+        </p>
+      ) : null}
       <div aria-live="polite" className="mt-2 text-sm">
         {done ? (
           <p role="status" className="text-green-800">

@@ -69,6 +69,13 @@ export function SessionDetailView({ id, initial }: { id: string; initial: Sessio
             </dd>
           </div>
           <div>
+            <dt className="inline text-stone-500">Where </dt>
+            <dd className="inline" data-testid="session-where">
+              {row.machine ?? 'unknown machine'}
+              {row.person ? `, at ${row.person}'s vault` : ''}
+            </dd>
+          </div>
+          <div>
             <dt className="inline text-stone-500">Started </dt>
             <dd className="inline tabular-nums">{sessionTime(row.started)}</dd>
           </div>

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { SessionFilterBar } from '@/components/session-filter-bar';
+import { isSessionFiltered, SessionFilterBar } from '@/components/session-filter-bar';
 import { duration, OutcomeBadge, ProtocolBadge, sessionTime } from '@/components/session-outcome';
 import { noteHref } from '@/lib/markdown/hrefs';
 import { type SessionsInput, type SessionsPageData, sessionsPageOptions } from '@/lib/queries/sessions';
@@ -10,7 +10,7 @@ import { type SessionsInput, type SessionsPageData, sessionsPageOptions } from '
 /** The URL of a sessions page with these filters and cursor. */
 function pageHref(filters: SessionsInput, cursor: string | null): string {
   const params = new URLSearchParams();
-  for (const key of ['agent', 'project', 'outcome', 'since', 'until'] as const) {
+  for (const key of ['agent', 'project', 'outcome', 'machine', 'person', 'since', 'until'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
@@ -26,10 +26,17 @@ function pageHref(filters: SessionsInput, cursor: string | null): string {
 export function SessionList({ filters, initial, connectCommand }: { filters: SessionsInput; initial: SessionsPageData; connectCommand: string }) {
   const page = useQuery({ ...sessionsPageOptions(filters), initialData: initial });
   const data = page.data;
-  const filtered = Boolean(filters.agent || filters.project || filters.outcome || filters.since || filters.until);
+  const filtered = isSessionFiltered(filters);
   return (
     <section aria-label="Sessions" className="max-w-6xl">
-      <SessionFilterBar filters={filters} agents={data.agents} projects={data.projects} hrefFor={(next) => pageHref(next, null)} />
+      <SessionFilterBar
+        filters={filters}
+        agents={data.agents}
+        projects={data.projects}
+        machines={data.machines}
+        persons={data.persons}
+        hrefFor={(next) => pageHref(next, null)}
+      />
       {page.isError ? (
         <p role="alert" className="text-sm text-red-800">
           The sessions could not be read: {(page.error as Error).message} Reload the page to try again; the rows below may be out of date.
@@ -39,9 +46,10 @@ export function SessionList({ filters, initial, connectCommand }: { filters: Ses
         <div className="rounded-md border border-dashed border-stone-300 p-6 text-sm text-stone-600" data-testid="sessions-empty">
           {filtered || filters.cursor ? (
             <p>
-              No sessions {filters.cursor ? 'further back ' : ''}match these filters.{' '}
+              No sessions {filters.cursor ? 'further back ' : ''}match these filters
+              {filters.machine || filters.person ? ' (a machine or person shows only the sessions that ran there)' : ''}.{' '}
               <Link href="/sessions" className="underline">
-                Show every session
+                Clear the filters and show every session
               </Link>
               .
             </p>
@@ -62,6 +70,7 @@ export function SessionList({ filters, initial, connectCommand }: { filters: Ses
               <tr>
                 <th className="py-2 pr-3 font-medium">Started</th>
                 <th className="py-2 pr-3 font-medium">Agent</th>
+                <th className="py-2 pr-3 font-medium">Where</th>
                 <th className="py-2 pr-3 font-medium">Task</th>
                 <th className="py-2 pr-3 font-medium">Project</th>
                 <th className="py-2 pr-3 font-medium">Duration</th>
@@ -83,6 +92,10 @@ export function SessionList({ filters, initial, connectCommand }: { filters: Ses
                     <time dateTime={row.started}>{sessionTime(row.started)}</time>
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap">{row.agent}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap text-xs text-stone-600" data-testid="session-origin">
+                    {row.machine ?? <span className="text-stone-400">unknown machine</span>}
+                    {row.person ? <span className="block">{row.person}</span> : null}
+                  </td>
                   <td className="py-2 pr-3">
                     <Link href={`/sessions/${encodeURIComponent(row.id)}`} className="text-blue-800 underline" data-testid="session-link">
                       {row.task || row.id}

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { abandonSessions, listOpenSessions, openVault, upgradeInstall, type SessionOwner } from '../lib/vault/index';
+import { abandonSessions, openVault, orphanedSessions, type SessionOwner, startSyncSchedule, type SyncSchedule, upgradeInstall } from '../lib/vault/index';
 import { buildServer } from './tools';
 
 /** How to run the stdio server. */
@@ -11,6 +11,8 @@ export interface StdioServerOptions {
   version?: string;
   /** The search index's worker threads, as the CLI finds them (cli/index-workers.ts). */
   indexWorkers?: { script: string; execArgv?: string[] } | null;
+  /** `--sync-every`: sync the vault with its remote on this schedule while serving (as given, and in ms). */
+  syncEvery?: { text: string; ms: number };
 }
 
 // stdout is the protocol channel: everything else goes to stderr.
@@ -34,7 +36,15 @@ function isAlive(pid: number): boolean {
 export async function runStdioServer(options: StdioServerOptions): Promise<void> {
   // A long-lived server: a file watcher keeps the listing, so a search checks only what changed.
   const workers = options.indexWorkers ? { indexWorkers: options.indexWorkers } : {};
-  const vault = await openVault({ root: options.vaultRoot, env: options.env, fallbackUser: options.fallbackUser, watch: true, onWarning: log, ...workers });
+  const vault = await openVault({
+    root: options.vaultRoot,
+    env: options.env,
+    fallbackUser: options.fallbackUser,
+    machine: options.env.LUCID_MACHINE || undefined,
+    watch: true,
+    onWarning: log,
+    ...workers,
+  });
   try {
     const upgraded = await upgradeInstall(vault);
     if (upgraded.length > 0) log(`upgraded the install: committed ${upgraded.join(', ')}`);
@@ -42,9 +52,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     log(`could not upgrade the install (${(error as Error).message}); serving the vault as it is`);
   }
   const owner: SessionOwner = { kind: 'mcp', pid: process.pid, host: os.hostname() };
-  const orphans = listOpenSessions(vault).filter(
-    (s) => s.owner.kind === 'mcp' && s.owner.host === owner.host && typeof s.owner.pid === 'number' && s.owner.pid !== process.pid && !isAlive(s.owner.pid),
-  );
+  const orphans = orphanedSessions(vault, owner, isAlive);
   if (orphans.length > 0) {
     const ended = await abandonSessions(
       vault,
@@ -61,11 +69,13 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
     resolveDone = resolve;
   });
   let stopping = false;
+  let schedule: SyncSchedule | null = null;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
     log(`${why}; stopping`);
     void lucid.abandonOpenSessions().finally(async () => {
+      await schedule?.stop();
       await lucid.server.close().catch(() => undefined);
       await vault.close();
       resolveDone();
@@ -83,6 +93,10 @@ export async function runStdioServer(options: StdioServerOptions): Promise<void>
   await lucid.server.connect(transport);
   const watching = vault.watchState().mode === 'watching' ? 'watching its files for changes' : "checking every file's stamp before a search";
   log(`serving ${vault.root} on stdio (pid ${process.pid}; ${watching})`);
+  if (options.syncEvery && !stopping) {
+    schedule = startSyncSchedule(vault, { everyMs: options.syncEvery.ms, log });
+    log(`syncing with the vault's remote every ${options.syncEvery.text}`);
+  }
   await done;
   // Whatever still holds the event loop (a stray timer, a half-closed pipe) must not keep a stopped server alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();

@@ -35,6 +35,8 @@ const listChangelogSchema = z
     since: daySchema.optional(),
     until: daySchema.optional(),
     before: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    machine: z.string().min(1).max(64).optional(),
+    person: z.string().min(1).max(200).optional(),
   })
   .strict();
 

@@ -22,6 +22,8 @@ const listSessionsSchema = z
     since: daySchema.optional(),
     until: daySchema.optional(),
     cursor: sessionIdSchema.optional(),
+    machine: z.string().min(1).max(64).optional(),
+    person: z.string().min(1).max(200).optional(),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import {
   startSession,
   writeNote,
   type FrontmatterData,
+  type Vault,
 } from '../vault';
 import type { DemoRun } from './run';
 
@@ -40,6 +41,7 @@ export function noteText(note: ReadResult, fields: FrontmatterData = {}, body = 
 export class AgentSession {
   private constructor(
     private readonly run: DemoRun,
+    private readonly vault: Vault,
     readonly agent: AgentSlug,
     readonly id: string,
     readonly actor: string,
@@ -49,11 +51,12 @@ export class AgentSession {
   /** start_session at a scheduled moment, then the plan's searches and reads. */
   static async begin(run: DemoRun, agent: AgentSlug, day: number, hour: number, minute: number, plan: SessionPlan): Promise<AgentSession> {
     run.at(day, hour, minute);
-    const started = await startSession(run.vault, { agent, task: plan.task, project: plan.project });
-    const session = new AgentSession(run, agent, started.session, started.actor, started.task);
+    const vault = run.vaultFor(`agent:${agent}`);
+    const started = await startSession(vault, { agent, task: plan.task, project: plan.project });
+    const session = new AgentSession(run, vault, agent, started.session, started.actor, started.task);
     run.step(38);
     for (const query of plan.searched) {
-      await searchNotes(run.vault, { query }, [session.id]);
+      await searchNotes(vault, { query }, [session.id]);
       run.step(21);
     }
     for (const path of plan.read) await session.read(path);
@@ -63,7 +66,7 @@ export class AgentSession {
 
   /** read_note, recorded in the session (a skill counts as used). */
   async read(path: string): Promise<ReadResult> {
-    const note = await readNoteForAgent(this.run.vault, path, [this.id]);
+    const note = await readNoteForAgent(this.vault, path, [this.id]);
     this.run.step(17);
     return note;
   }
@@ -77,7 +80,7 @@ export class AgentSession {
 
   /** write_note, which may send the write to the inbox instead (a secret, a conflict): returns what Lucid did. */
   async attempt(input: WriteInput): Promise<Awaited<ReturnType<typeof writeNote>>> {
-    const result = await writeNote(this.run.vault, { ...input, session: this.id });
+    const result = await writeNote(this.vault, { ...input, session: this.id });
     if (result.status === 'written')
       this.committed(input.mode === 'append' ? 'append' : input.mode === 'create' ? 'create' : 'update', input.path, input.reason);
     else this.committed('create', result.inbox_path ?? input.path, input.reason);
@@ -102,7 +105,7 @@ export class AgentSession {
 
   /** record_decision (which supersedes `replaces` in the same commit). */
   async decide(input: DecisionInput): Promise<string> {
-    const result = await recordDecision(this.run.vault, { ...input, session: this.id });
+    const result = await recordDecision(this.vault, { ...input, session: this.id });
     if (result.status !== 'written') throw new Error(`demo script: decision ${input.title} was not recorded: ${result.message}`);
     this.committed('create', result.path, input.title);
     return result.path;
@@ -111,7 +114,7 @@ export class AgentSession {
   /** molt_skill on `skills/<name>.md`: creates it (version 1, with its trigger) or raises its version. */
   async molt(path: string, content: string, reason: string, trigger?: string): Promise<void> {
     const name = path.replace(/^.*\//, '').replace(/\.md$/, '');
-    const result = await moltSkill(this.run.vault, { session: this.id, name, content, reason, trigger });
+    const result = await moltSkill(this.vault, { session: this.id, name, content, reason, trigger });
     if (result.status !== 'written' || result.path !== path) throw new Error(`demo script: skill ${path} was not molted: ${result.message}`);
     this.run.versions.set(result.path, result.version);
     this.committed('molt', result.path, reason);
@@ -119,7 +122,7 @@ export class AgentSession {
 
   /** propose_to_inbox; returns the inbox path and what became of the proposal. */
   async propose(input: ProposeInput): Promise<Awaited<ReturnType<typeof proposeToInbox>>> {
-    const result = await proposeToInbox(this.run.vault, { ...input, session: this.id });
+    const result = await proposeToInbox(this.vault, { ...input, session: this.id });
     this.committed('create', result.inbox_path, input.reason);
     return result;
   }
@@ -127,14 +130,14 @@ export class AgentSession {
   /** end_session: Lucid writes the session note from what it observed. */
   async end(outcome: 'done' | 'partial' | 'abandoned', summary: string, nextSteps: string[] = []): Promise<void> {
     this.run.pause(3);
-    const result = await endSession(this.run.vault, { session: this.id, outcome, summary, next_steps: nextSteps });
+    const result = await endSession(this.vault, { session: this.id, outcome, summary, next_steps: nextSteps });
     this.noteEnded(result.path, result.outcome, `session ${result.outcome}`);
   }
 
   /** The client goes away without end_session: Lucid ends the session as abandoned. */
   async abandon(why: string): Promise<void> {
     this.run.pause(3);
-    const [path] = await abandonSessions(this.run.vault, [this.id], why);
+    const [path] = await abandonSessions(this.vault, [this.id], why);
     if (!path) throw new Error(`demo script: session ${this.id} was not open`);
     this.noteEnded(path, 'abandoned', 'session abandoned');
   }

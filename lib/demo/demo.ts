@@ -1,4 +1,5 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import nodePath from 'node:path';
 import { VaultError, formatDate, initVault, openVault, seededIds } from '../vault';
 import { markAsDemo, prepareFolder } from './folder';
@@ -11,6 +12,11 @@ import { weeksFiveAndSix } from './timeline-weeks-5-6';
 import type { DemoHighlights, DemoReport, GenerateDemoOptions } from './types';
 
 export type { DemoReport, GenerateDemoOptions } from './types';
+
+/** The first machine's name (the vault's own person works there), so the same anchor gives the same bytes on any host. */
+const DEMO_MACHINE = 'workstation';
+/** The second person's machine and git identity: their own clone's view of the vault. */
+const SECOND = { machine: 'grace-desktop', name: 'Grace Hopper', email: 'grace@example.com' };
 
 /** Days of history before the anchor day (about five and a half weeks). */
 const HISTORY_DAYS = 38;
@@ -51,10 +57,20 @@ export async function generateDemoVault(options: GenerateDemoOptions): Promise<D
   const run = new DemoRun(new Date(anchorDay.getFullYear(), anchorDay.getMonth(), anchorDay.getDate() - HISTORY_DAYS));
 
   run.at(0, 8, 30);
-  await initVault({ dir: root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser, ownRepository: true });
+  await initVault({ dir: root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser, ownRepository: true, machine: DEMO_MACHINE });
   markAsDemo(root, anchor);
-  run.vault = await openVault({ root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser });
+  run.vault = await openVault({ root, env: options.env, clock: run.clock, ids, fallbackUser: options.fallbackUser, machine: DEMO_MACHINE });
+  // The second person's git identity, as their own global git config gives it on their machine.
+  const second = mkdtempSync(nodePath.join(tmpdir(), 'lucid-demo-'));
+  writeFileSync(nodePath.join(second, 'gitconfig'), `[user]\n\tname = ${SECOND.name}\n\temail = ${SECOND.email}\n`);
   try {
+    run.elsewhere = await openVault({
+      root,
+      env: { ...options.env, GIT_CONFIG_GLOBAL: nodePath.join(second, 'gitconfig') },
+      clock: run.clock,
+      ids,
+      machine: SECOND.machine,
+    });
     await setUpTeam(run);
     await weeksOneAndTwo(run);
     await weeksThreeAndFour(run);
@@ -71,6 +87,8 @@ export async function generateDemoVault(options: GenerateDemoOptions): Promise<D
     };
   } finally {
     run.vault.close();
+    run.elsewhere?.close();
+    rmSync(second, { recursive: true, force: true });
     // The agents' searches built a search index keyed on the files' mtimes, which differ between
     // runs; it is a cache that the first search of the served vault rebuilds.
     const state = nodePath.join(root, '.lucid');

@@ -21,7 +21,7 @@ export function personNote(run: DemoRun, data: FrontmatterData, body: string): s
 
 /** One commit of a person's edit, then the clock moves on. */
 export async function personEdit(run: DemoRun, request: { actor: string; op: Op; path: string; reason: string; changes: FileChange[] }): Promise<void> {
-  await run.vault.edit(request);
+  await run.vaultFor(request.actor).edit(request);
   run.committed({ actor: request.actor, op: request.op, path: request.path, reason: request.reason });
 }
 
@@ -69,18 +69,18 @@ function itemId(inboxPath: string): string {
 
 /** A person accepts an inbox proposal as it is (acceptInboxItem: one commit, op accept). */
 export async function personAccept(run: DemoRun, actor: string, inboxPath: string, reason: string): Promise<void> {
-  const result = await acceptInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
+  const result = await acceptInboxItemAs(run.vaultFor(actor), { id: itemId(inboxPath), reason }, actor);
   run.committed({ actor, op: 'accept', path: result.target, reason, settled: inboxPath });
 }
 
 /** A person rejects an inbox proposal with a reason (rejectInboxItem: one commit, op reject). */
 export async function personReject(run: DemoRun, actor: string, inboxPath: string, target: string, reason: string): Promise<void> {
-  await rejectInboxItemAs(run.vault, { id: itemId(inboxPath), reason }, actor);
+  await rejectInboxItemAs(run.vaultFor(actor), { id: itemId(inboxPath), reason }, actor);
   run.committed({ actor, op: 'reject', path: target, reason, settled: inboxPath });
 }
 
 /** A person reverts an agent's edit of `path` with a reason (revertEdit: one commit, op revert, Lucid-Reverts). */
 export async function personRevert(run: DemoRun, actor: string, editId: string, path: string, reason: string): Promise<void> {
-  await revertEditAs(run.vault, { ref: editId, reason }, actor);
+  await revertEditAs(run.vaultFor(actor), { ref: editId, reason }, actor);
   run.committed({ actor, op: 'revert', path, reason });
 }

@@ -23,6 +23,9 @@ export interface EndedSession {
   path: string;
 }
 
+/** The actors who work on the second machine, at the second person's clone (see {@link DemoRun.vaultFor}). */
+const ELSEWHERE = new Set(['agent:research-bot', 'human:Grace Hopper']);
+
 /** Seconds added to each pause, so timestamps look like people's and agents' real pace. */
 const JITTER = [17, 43, 8, 31, 52, 4, 26, 39, 12, 47, 21, 35];
 /** Minutes between consecutive edits of one actor. */
@@ -42,6 +45,13 @@ export class DemoRun {
   private now: number;
   private tick = 0;
   vault!: Vault;
+  /** The same vault as the second person opens it on their own machine (their git name, their `Lucid-Machine`). */
+  elsewhere?: Vault;
+
+  /** The vault `actor` works in: the research agent and Grace on the second machine, everyone else on the first. */
+  vaultFor(actor: string): Vault {
+    return ELSEWHERE.has(actor) && this.elsewhere ? this.elsewhere : this.vault;
+  }
 
   constructor(readonly day0: Date) {
     this.now = day0.getTime();

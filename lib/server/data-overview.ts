@@ -1,5 +1,6 @@
 import 'server-only';
 import {
+  type ActivityOrigin,
   type ActivityRange,
   type ActivitySummary,
   dayOf,
@@ -14,6 +15,7 @@ import {
   summarizeVault,
   type VaultSummary,
 } from '@/lib/vault';
+import { originFilters } from './data';
 import { getVault } from './vault';
 
 // The overview's reads (a week or a span of days) and the weekly report, beside data.ts.
@@ -43,6 +45,9 @@ export interface OverviewView {
   vault: VaultSummary;
   /** Absolute path of the vault, for the MCP configuration command. */
   vaultRoot: string;
+  /** The machine and person the range's activity is narrowed to (URL `machine`, `person`), and the values the filters offer. */
+  origin: ActivityOrigin;
+  origins: { machines: string[]; persons: string[] };
 }
 
 /** The overview's range from the URL: `?week=YYYY-Www`, or `?from=YYYY-MM-DD&to=YYYY-MM-DD`, else this week. */
@@ -77,12 +82,13 @@ function overviewRange(params: Record<string, string | string[] | undefined>, no
 export async function fetchActivityOverview(params: Record<string, string | string[] | undefined>): Promise<OverviewView> {
   const vault = await getVault();
   const { range, view } = overviewRange(params, new Date());
-  const [activity, figures] = await Promise.all([summarizeActivity(vault, range), summarizeVault(vault)]);
-  return { range: view, activity, vault: figures, vaultRoot: vault.root };
+  const origin = originFilters(params);
+  const [activity, figures] = await Promise.all([summarizeActivity(vault, range, origin), summarizeVault(vault)]);
+  return { range: view, activity, vault: figures, vaultRoot: vault.root, origin, origins: (await vault.commits()).origins() };
 }
 
-/** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it. */
-export async function fetchReportText(week: string): Promise<{ week: string; path: string; text: string }> {
-  const report = await renderWeekReport(await getVault(), week);
+/** The report of an ISO week, as the overview's Copy button copies it and `lucid report` prints it (narrowed to a machine or person when given). */
+export async function fetchReportText(week: string, origin: ActivityOrigin = {}): Promise<{ week: string; path: string; text: string }> {
+  const report = await renderWeekReport(await getVault(), week, origin);
   return { week, path: report.path, text: report.body };
 }

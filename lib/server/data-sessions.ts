@@ -1,6 +1,6 @@
 import 'server-only';
 import { isSessionId, listSessions, type SessionDetail, type SessionOutcomeView, type SessionPage, sessionDetail } from '@/lib/vault';
-import { type ChangelogEntry, changelogEntry, dayBounds, urlFilterReaders } from './data';
+import { type ChangelogEntry, changelogEntry, dayBounds, originFilters, urlFilterReaders } from './data';
 import { getVault } from './vault';
 
 // The sessions list and one session's page: reads for app/sessions, beside data.ts.
@@ -20,6 +20,9 @@ export interface SessionFilters {
   until?: string;
   /** The id after which the page starts (the Older link's cursor). */
   cursor?: string;
+  /** Only the sessions that ran on this machine / at this person's vault. */
+  machine?: string;
+  person?: string;
 }
 
 /** One page of sessions, newest first, with the choices the filters offer. */
@@ -31,6 +34,8 @@ export async function fetchSessionsPage(filters: SessionFilters): Promise<Sessio
     since: filters.since ? dayBounds(filters.since).since * 1000 : undefined,
     until: filters.until ? dayBounds(filters.until).until * 1000 : undefined,
     cursor: filters.cursor ?? null,
+    machine: filters.machine,
+    person: filters.person,
     limit: SESSIONS_PAGE_SIZE,
   });
 }
@@ -51,6 +56,7 @@ export function parseSessionFilters(params: Record<string, string | string[] | u
     ...(since ? { since } : {}),
     ...(until ? { until } : {}),
     ...(cursor && isSessionId(cursor) ? { cursor } : {}),
+    ...originFilters(params),
   };
 }
 

@@ -246,6 +246,9 @@ export interface ChangelogFilters {
   until?: string;
   /** Show the edits older than this sequence number (the Older link's cursor). */
   before?: number;
+  /** Only the commits made on this machine (`Lucid-Machine`) / at this person's vault (the committer). */
+  machine?: string;
+  person?: string;
 }
 
 /** One edit (or a commit Lucid did not make) as the changelog page shows it. */
@@ -258,6 +261,9 @@ export interface ChangelogEntry {
   actor: string | null;
   /** The git author, shown for a commit Lucid did not make. */
   author: string;
+  /** Where it was made (`Lucid-Machine`, null when the commit does not say) and at whose vault (the committer); absent on entries built elsewhere (a skill's versions). */
+  machine?: string | null;
+  person?: string;
   op: string | null;
   editId: string | null;
   session: string | null;
@@ -279,6 +285,9 @@ export interface ChangelogPage {
   newer: { before: number | null } | null;
   /** Every actor that has made an edit, for the filter. */
   actors: string[];
+  /** The machines and people the history names (bounded), for the filters. */
+  machines: string[];
+  persons: string[];
 }
 
 /** One page of the vault's history through the commit index (never a walk of the whole history). */
@@ -292,6 +301,8 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
     ...(filters.type ? { folders: foldersOfType(vault.layout, filters.type) } : {}),
     since: filters.since ? dayBounds(filters.since).since : undefined,
     until: filters.until ? dayBounds(filters.until).until - 1 : undefined,
+    machine: filters.machine,
+    person: filters.person,
   };
   const rows = index.list({ ...query, beforeSeq: filters.before, limit: CHANGELOG_PAGE_SIZE + 1 });
   const page = rows.slice(0, CHANGELOG_PAGE_SIZE);
@@ -305,6 +316,7 @@ export async function fetchChangelogPage(filters: ChangelogFilters): Promise<Cha
     older: rows.length > CHANGELOG_PAGE_SIZE ? page[page.length - 1].seq : null,
     newer,
     actors: index.actors(),
+    ...index.origins(),
   };
 }
 
@@ -323,6 +335,8 @@ export function changelogEntry(layout: VaultLayout, c: CommitRecord & { seq: num
     time: c.time,
     actor: c.actor,
     author: c.author,
+    machine: c.machine,
+    person: c.person,
     op: c.op,
     editId: c.editId,
     session: c.session,
@@ -402,5 +416,14 @@ export function parseChangelogFilters(params: Record<string, string | string[] |
     ...(since ? { since } : {}),
     ...(until ? { until } : {}),
     ...(Number.isSafeInteger(before) && before > 0 ? { before } : {}),
+    ...originFilters(params),
   };
+}
+
+/** The `machine` and `person` URL filters of the changelog, sessions and overview pages; an over-long value is left out. */
+export function originFilters(params: Record<string, string | string[] | undefined>): { machine?: string; person?: string } {
+  const { one } = urlFilterReaders(params);
+  const machine = one('machine');
+  const person = one('person');
+  return { ...(machine && machine.length <= 64 ? { machine } : {}), ...(person && person.length <= 200 ? { person } : {}) };
 }

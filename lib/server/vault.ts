@@ -13,6 +13,7 @@ export function getVault(): Promise<Vault> {
       root: vaultRoot,
       env: process.env,
       fallbackUser: process.env.LUCID_USER ?? safeUserName(),
+      machine: process.env.LUCID_MACHINE || undefined,
       // The server lives long: a file watcher keeps the listing, so a search checks only what changed.
       watch: true,
       onWarning: (message) => console.warn(`lucid: ${message}`),

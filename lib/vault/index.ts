@@ -53,7 +53,7 @@ export { listSkills, findSkillPath, type SkillList, type SkillRow } from './skil
 export * from './activity/sessions';
 export { checkSessionProtocol, type ProtocolCheck, type ProtocolRule } from './activity/protocol';
 export * from './activity/week';
-export { summarizeActivity, type ActivitySummary } from './activity/summary';
+export { summarizeActivity, type ActivityOrigin, type ActivitySummary } from './activity/summary';
 export { renderReport, renderWeekReport, writeReport } from './activity/report';
 export * from './activity/session-detail';
 export * from './eval/types';
@@ -75,3 +75,16 @@ export {
 } from './eval/generate';
 export { evalGrowth, type GrowthProgress, type GrowthReport } from './eval/growth';
 export type { IndexWorkers } from './search/index-pool';
+export type { RemoteState, SyncOptions, SyncReport, SyncStep } from './sync/types';
+export { syncVault } from './sync/sync';
+export { remoteState } from './sync/remote';
+export { parseSyncInterval } from './sync/interval';
+export { TRAILER, machineName, machineTrailer } from './git/commit-message';
+export {
+  syncExclusively,
+  startSyncSchedule,
+  type SyncRun,
+  type SyncSchedule,
+  type SyncScheduleOptions,
+} from './schedule/sync-schedule';
+export { inboxIdOf } from './inbox/parse';

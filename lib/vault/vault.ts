@@ -1,8 +1,10 @@
+import { hostname } from 'node:os';
 import nodePath from 'node:path';
 import { readLayout, systemPrefixes, type VaultLayout } from './config';
 import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
 import { oneLine } from './git/changelog';
+import { machineName } from './git/commit-message';
 import { CommitIndex, foldersOfType, type CommitQuery, type CommitRecord } from './git/commit-index';
 import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitIdentity, type GitRepo } from './git/repo';
 import type { GitRunner } from './git/runner';
@@ -71,6 +73,8 @@ export interface OpenVaultOptions {
    * notes there. Null or absent: in this thread (slower, same index).
    */
   indexWorkers?: IndexWorkers | null;
+  /** The machine's name for `Lucid-Machine` (the callers pass LUCID_MACHINE); else `git config lucid.machine`, else the host name. */
+  machine?: string;
 }
 
 /**
@@ -87,6 +91,8 @@ export class Vault {
   readonly ids: IdSource;
   /** The file system every read and write of this vault goes through (tests inject faults or counters). */
   readonly fs: VaultFs;
+  /** Where this vault is open: the `Lucid-Machine` trailer of every commit Lucid makes here. */
+  readonly machine: string;
   private readonly reader: NoteReader;
   private readonly writer: WriteContext;
   private readonly personName: string;
@@ -115,6 +121,7 @@ export class Vault {
     this.ids = init.ids;
     this.fs = init.fs;
     this.personName = init.personName;
+    this.machine = init.machine;
     this.indexWorkers = init.indexWorkers ?? null;
     this.reader = new NoteReader(init.root, init.layout, init.fs);
     this.writer = {
@@ -409,6 +416,15 @@ export class Vault {
   gitIdentity(actor: string): GitIdentity {
     return identityOf(this.writer, actor);
   }
+
+  /**
+   * The write path's context (git, layout, clock, ids, the person, the caches a write keeps current),
+   * for the rooms of lib/vault that commit under the vault lock themselves (the sync engine).
+   * Not for use outside lib/vault: everything else writes through {@link Vault.edit}.
+   */
+  writeContext(): WriteContext {
+    return this.writer;
+  }
 }
 
 /**
@@ -442,6 +458,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
     fs,
     personName: oneLine(name, 100) || 'unknown',
     personEmail: email,
+    machine: machineName(options.machine) || machineName(await gitConfig(repo, 'lucid.machine')) || machineName(hostname()) || 'unknown',
     lockOptions: options.lock ?? {},
     onStage: options.onStage,
     // The workers' fallback is said where the watcher's is, when the caller did not choose elsewhere.

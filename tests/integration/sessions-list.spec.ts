@@ -154,6 +154,9 @@ describe('listSessions', () => {
       newer: null,
       agents: [],
       projects: ['projects/atlas.md', 'projects/comet.md'],
+      // The install's commits name where they were made and by whom.
+      machines: [vault.machine],
+      persons: [vault.person.replace(/^human:/, '')],
     });
   });
 });

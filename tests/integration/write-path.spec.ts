@@ -113,13 +113,14 @@ describe('an edit is exactly one commit with its changelog line', () => {
     expect(tv.git(['status', '--porcelain'])).toBe('');
 
     expect(tv.git(['log', '-1', '--format=%B'])).toBe(
-      `create notes/new.md\n\nrecord the new thing\n\nLucid-Actor: ${AGENT}\nLucid-Op: create\nLucid-Edit: ${result.editId}\nLucid-Session: ${SESSION}\n\n`,
+      `create notes/new.md\n\nrecord the new thing\n\nLucid-Actor: ${AGENT}\nLucid-Op: create\nLucid-Edit: ${result.editId}\nLucid-Session: ${SESSION}\nLucid-Machine: ${vault.machine}\n\n`,
     );
     expect(trailersOf(tv)).toEqual([
       ['Lucid-Actor', AGENT],
       ['Lucid-Op', 'create'],
       ['Lucid-Edit', result.editId],
       ['Lucid-Session', SESSION],
+      ['Lucid-Machine', vault.machine],
     ]);
     expect(tv.git(['log', '-1', '--format=%an|%cn|%ce|%at'])).toBe(`${AGENT}|${TEST_PERSON}|${TEST_EMAIL}|${DEFAULT_START.getTime() / 1000}\n`);
 
@@ -146,6 +147,7 @@ describe('an edit is exactly one commit with its changelog line', () => {
       ['Lucid-Actor', AGENT],
       ['Lucid-Op', 'update'],
       ['Lucid-Edit', result.editId],
+      ['Lucid-Machine', vault.machine],
     ]);
     const lines = changelogLinesOf(tv.read('changelog.md'));
     expect(lines).toHaveLength(2);
@@ -189,6 +191,7 @@ describe('an edit is exactly one commit with its changelog line', () => {
       ['Lucid-Actor', AGENT],
       ['Lucid-Op', 'update'],
       ['Lucid-Edit', result.editId],
+      ['Lucid-Machine', vault.machine],
     ]);
     const body = tv.git(['log', '-1', '--format=%b']);
     expect(body.split('\n').filter((line) => line.startsWith('Lucid-Actor:'))).toEqual([`Lucid-Actor: ${AGENT}`]);

@@ -65,7 +65,7 @@ describe('the agent verbs of the CLI', () => {
           '0.5',
         ],
         op: 'create',
-        file: /^inbox\/.*-atlas\.md$/,
+        file: /^inbox\/.*-atlas-[a-z2-7]{4}\.md$/,
       },
       {
         args: [

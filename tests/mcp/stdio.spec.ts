@@ -110,7 +110,7 @@ describe('lucid mcp over stdio', () => {
     expect(note).toContain('searched:\n  - postgres ledger\n');
     expect(note).toContain('read:\n  - notes/handbook.md\n');
     expect(note).toMatch(/touched:\n {2}- notes\/handbook\.md\n {2}- decisions\/atlas-retry-webhooks-for-a-day\.md\n {2}- skills\/triage-flaky-tests\.md\n/);
-    expect(note).toMatch(/inbox:\n {2}- inbox\/.*-atlas\.md\n/);
+    expect(note).toMatch(/inbox:\n {2}- inbox\/.*-atlas-[a-z2-7]{4}\.md\n/);
     expect(fieldOf(note, 'first_search')).toMatch(/T/);
     expect(fieldOf(note, 'first_write')).toMatch(/T/);
     expect(tv.git(['status', '--porcelain'])).toBe('');

@@ -410,7 +410,7 @@ describe('write_note', () => {
     expect(result.isError).toBe(true);
     const data = result.structuredContent as { status: string; inbox_path: string; hash: string };
     expect(data.status).toBe('conflict');
-    expect(data.inbox_path).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-\d{6}-handbook\.md$/);
+    expect(data.inbox_path).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-\d{6}-handbook-[a-z2-7]{4}\.md$/);
     const message = (result.structuredContent as { message: string }).message;
     expect(message).toContain(data.inbox_path);
     expect(message).toMatch(/changed since/);
@@ -523,7 +523,7 @@ describe('propose_to_inbox, record_decision and molt_skill', () => {
     expect(result?.status).toBe('proposed');
     expect(result?.flag).toBeNull();
     const inboxPath = result?.inbox_path ?? '';
-    expect(inboxPath).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-\d{6}-atlas\.md$/);
+    expect(inboxPath).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-\d{6}-atlas-[a-z2-7]{4}\.md$/);
     const text = tv.read(inboxPath);
     expect(fieldOf(text, 'type')).toBe('inbox');
     expect(fieldOf(text, 'proposed_by')).toBe('agent:claude-code');

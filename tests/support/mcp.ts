@@ -183,12 +183,18 @@ export interface StdioServer {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
 }
 
-/** Starts `./bin/lucid mcp --vault <root>` and connects a real SDK client to it over stdio. */
-export async function spawnStdioServer(tv: TempVault): Promise<StdioServer> {
+/**
+ * Starts `./bin/lucid mcp --vault <root>` and connects a real SDK client to it over stdio; `env`
+ * adds to the vault's environment (e.g. LUCID_MACHINE), `args` to the command line.
+ */
+export async function spawnStdioServer(
+  tv: Pick<TempVault, 'root' | 'env'>,
+  more: { env?: Record<string, string>; args?: string[] } = {},
+): Promise<StdioServer> {
   const transport = new StdioClientTransport({
     command: BIN,
-    args: ['mcp', '--vault', tv.root],
-    env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person' },
+    args: ['mcp', '--vault', tv.root, ...(more.args ?? [])],
+    env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person', ...more.env },
     stderr: 'pipe',
   });
   let stderr = '';

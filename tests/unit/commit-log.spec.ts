@@ -67,8 +67,8 @@ describe('parseGitLog', () => {
   const P1 = '7565493b74f2c2dedeeee7d2af034dd5dcf300d8';
   it('parses records with renames, additions, odd names and parents', () => {
     const output =
-      `\u001ec5a4ea93efcb53c2f4f48854a4c594cf7bd331b5\u001f1796017921\u001fAda\u001f${P1}\u001fsecond\n\nnew owner\n\nLucid-Actor: human:Ada\nLucid-Op: update\n\u001f\u0000\nR100\u0000a b.md\u0000c.md\u0000A\u0000-n.md\u0000` +
-      `\u001e${P1}\u001f1796017900\u001fGrace\u001f\u001ffirst\n\u001f\u0000\nA\u0000a b.md\u0000`;
+      `\u001ec5a4ea93efcb53c2f4f48854a4c594cf7bd331b5\u001f1796017921\u001fAda\u001fAda\u001f${P1}\u001fsecond\n\nnew owner\n\nLucid-Actor: human:Ada\nLucid-Op: update\n\u001f\u0000\nR100\u0000a b.md\u0000c.md\u0000A\u0000-n.md\u0000` +
+      `\u001e${P1}\u001f1796017900\u001fGrace\u001fGrace\u001f\u001ffirst\n\u001f\u0000\nA\u0000a b.md\u0000`;
     const records = parseGitLog(output);
     expect(records).toHaveLength(2);
     expect(records[0]).toMatchObject({
@@ -90,7 +90,7 @@ describe('parseGitLog', () => {
 
   it("keeps a person's own Key: value lines as their words, never as Lucid's trailers, and drops git's sign-off", () => {
     const message = 'Fix the owner\n\nWhy: Ada moved teams\nLucid-Reverts: e1\n\nSigned-off-by: Grace <g@example.invalid>\n';
-    const output = `\u001e${P1}\u001f1796017900\u001fGrace\u001f${P1} ${P1}\u001f${message}\u001f\u0000\nM\u0000notes/a.md\u0000`;
+    const output = `\u001e${P1}\u001f1796017900\u001fGrace\u001fGrace\u001f${P1} ${P1}\u001f${message}\u001f\u0000\nM\u0000notes/a.md\u0000`;
     const [record] = parseGitLog(output);
     expect(record.reason).toBe('Why: Ada moved teams\nLucid-Reverts: e1');
     expect(record.trailers).toEqual({});
@@ -99,7 +99,7 @@ describe('parseGitLog', () => {
   });
 
   it('keeps only the paths inside the vault, a rename across its edge as an add or a delete', () => {
-    const output = `\u001e${P1}\u001f1796017900\u001fGrace\u001f\u001fmove\n\u001f\u0000\nM\u0000README.md\u0000R100\u0000docs/a.md\u0000vault/a.md\u0000R100\u0000vault/b.md\u0000docs/b.md\u0000M\u0000vault/c.md\u0000`;
+    const output = `\u001e${P1}\u001f1796017900\u001fGrace\u001fGrace\u001f\u001fmove\n\u001f\u0000\nM\u0000README.md\u0000R100\u0000docs/a.md\u0000vault/a.md\u0000R100\u0000vault/b.md\u0000docs/b.md\u0000M\u0000vault/c.md\u0000`;
     const [record] = parseGitLog(output, (p) => (p.startsWith('vault/') ? p.slice(6) : null));
     expect(record.paths).toEqual([
       { status: 'A', oldPath: null, path: 'a.md' },

@@ -5,7 +5,7 @@ import { formatDate, formatTime } from '../ids';
 import { noteLinkShown } from '../notes/note-formats';
 import { readIfExists } from '../agents/common';
 import type { Vault } from '../vault';
-import { summarizeActivity, type ActivitySummary } from './summary';
+import { summarizeActivity, type ActivityOrigin, type ActivitySummary } from './summary';
 import { dayOf, isoWeekRange } from './week';
 
 /** How many entries one list of the report shows before "… and N more": the report stays small. */
@@ -99,7 +99,13 @@ export function renderReport(summary: ActivitySummary, week: string, options: Re
   const { byOutcome } = summary.sessions;
   const { inbox, reverts, molts, protocolFailed } = summary;
 
-  const out: string[] = [`# What the agents did in ${week}`, '', `${periodStart} to ${periodEnd} (Monday to Sunday).`, '', '## Totals', ''];
+  const out: string[] = [`# What the agents did in ${week}`, '', `${periodStart} to ${periodEnd} (Monday to Sunday).`, ''];
+  const { machine, person } = summary.origin ?? {};
+  if (machine || person) {
+    const where = [machine ? `on the machine ${code(line(machine))}` : '', person ? `at ${line(person)}'s vault` : ''].filter(Boolean).join(' and ');
+    out.push(`Only the work done ${where}.`, '');
+  }
+  out.push('## Totals', '');
   const outcomes = (['done', 'partial', 'abandoned', 'open'] as const)
     .filter((o) => byOutcome[o] > 0)
     .map((o) => `${byOutcome[o]} ${o === 'open' ? 'still open' : o}`);
@@ -192,9 +198,9 @@ export interface WrittenReport {
   replacedVersion: string | null;
 }
 
-/** The report of a week as `lucid report` prints it, without writing anything. */
-export async function renderWeekReport(vault: Vault, week: string): Promise<RenderedReport> {
-  const summary = await summarizeActivity(vault, isoWeekRange(week));
+/** The report of a week as `lucid report` prints it, without writing anything; narrowed to a machine and/or person when `origin` names them. */
+export async function renderWeekReport(vault: Vault, week: string, origin: ActivityOrigin = {}): Promise<RenderedReport> {
+  const summary = await summarizeActivity(vault, isoWeekRange(week), origin);
   const paths = new Set((await vault.listFiles()).map((f) => f.path));
   return renderReport(summary, week, { layout: vault.layout, exists: (path) => paths.has(path) });
 }

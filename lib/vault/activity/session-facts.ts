@@ -25,6 +25,8 @@ export interface SessionFacts {
   started: string;
   ended: string | null;
   outcome: SessionOutcomeView;
+  /** The machine it ran on: the note's `machine`, or the open state's; null when neither says. */
+  machine: string | null;
   /** What Lucid observed; `first_read` is null in notes written before it was observed. */
   observed: SessionObservations & { first_read: string | null };
   /** The note (null while open). */
@@ -65,6 +67,7 @@ export function factsFromNote(id: string, note: Note): SessionFacts {
     started: str(fm.started) ?? '',
     ended: str(fm.ended),
     outcome: outcome && OUTCOMES.has(outcome) ? (outcome as SessionOutcomeView) : 'abandoned',
+    machine: str(fm.machine),
     observed: {
       searched: list(fm.searched),
       read: list(fm.read).map(pathOfLink),
@@ -92,6 +95,7 @@ export function factsFromOpen(open: OpenSession): SessionFacts {
     started: open.started,
     ended: null,
     outcome: 'open',
+    machine: open.machine ?? null,
     observed: { ...observed, first_read: observed.first_read ?? null },
     note: null,
   };

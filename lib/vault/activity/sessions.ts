@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import { isSessionId } from '../ids';
 import type { Vault } from '../vault';
-import type { CommitRecord } from '../git/commit-index';
+import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import { changelogLines, checkFacts, type ProtocolCheck } from './protocol';
 import { agentOfSessionId, factsFromNote, factsFromOpen, readSessionFacts, sessionIds, stampOfSessionId, type SessionFacts } from './session-facts';
 import { isVaultError } from '../errors';
@@ -11,7 +11,9 @@ export type { SessionOutcomeView } from './session-facts';
 import type { SessionOutcomeView } from './session-facts';
 
 /** One session as the sessions list shows it: its facts, with what the commit index and the check add. */
-export interface SessionRow extends Pick<SessionFacts, 'id' | 'path' | 'agent' | 'actor' | 'task' | 'project' | 'started' | 'ended' | 'outcome'> {
+export interface SessionRow extends Pick<SessionFacts, 'id' | 'path' | 'agent' | 'actor' | 'task' | 'project' | 'started' | 'ended' | 'outcome' | 'machine'> {
+  /** The person at whose vault it ran (its commits' committer; this vault's person while it is open here), or null. */
+  person: string | null;
   durationMs: number | null;
   /** The agent's commits in this session, its session note left out (from the commit index). */
   edits: number;
@@ -27,6 +29,10 @@ export interface SessionQuery {
   /** Vault path of a project note. */
   project?: string;
   outcome?: SessionOutcomeView;
+  /** Only the sessions that ran on this machine (see {@link SessionRow.machine}). */
+  machine?: string;
+  /** Only the sessions that ran at this person's vault (see {@link SessionRow.person}). */
+  person?: string;
   /** Started at or after / before this time (ms since the epoch). */
   since?: number;
   until?: number;
@@ -45,6 +51,9 @@ export interface SessionPage {
   newer: { cursor: string | null } | null;
   agents: string[];
   projects: string[];
+  /** The machines and people the history names (bounded), for the filters. */
+  machines: string[];
+  persons: string[];
 }
 
 /** At most this many session notes are read for one page; a page cut short says where to go on. */
@@ -93,14 +102,21 @@ export async function sessionRows(vault: Vault, list: readonly SessionFacts[]): 
       continue;
     }
     const check = await checkFacts(vault, facts, commits, lines);
-    const entry = { key, row: rowOf(facts, commits, check), check };
+    const entry = { key, row: rowOf(facts, commits, check, originOf(vault, facts, commits)), check };
     known.set(facts.id, entry);
     out.push(entry);
   }
   return out;
 }
 
-function rowOf(facts: SessionFacts, commits: readonly CommitRecord[], check: ProtocolCheck): SessionRow {
+/** Where a session ran: its note's (or open state's) machine, else its first commit's; the person from its commits, or this vault's while it is open here. */
+function originOf(vault: Vault, facts: SessionFacts, commits: readonly Pick<CommitRecord, 'machine' | 'person'>[]): Pick<SessionRow, 'machine' | 'person'> {
+  const first = commits[0];
+  const here = facts.outcome === 'open' ? vault.person.replace(/^human:/, '') : null;
+  return { machine: facts.machine ?? first?.machine ?? null, person: first?.person ?? here };
+}
+
+function rowOf(facts: SessionFacts, commits: readonly CommitRecord[], check: ProtocolCheck, origin: Pick<SessionRow, 'machine' | 'person'>): SessionRow {
   const note = facts.path;
   const edits = commits.filter((c) => c.actor === facts.actor && !c.paths.some((p) => p.path === note)).length;
   const start = Date.parse(facts.started);
@@ -118,6 +134,7 @@ function rowOf(facts: SessionFacts, commits: readonly CommitRecord[], check: Pro
     edits,
     inboxRaised: facts.observed.inbox.length,
     outcome: facts.outcome,
+    ...origin,
     protocolOk: facts.outcome === 'open' ? null : check.ok,
   };
 }
@@ -146,7 +163,8 @@ export async function listSessions(vault: Vault, query: SessionQuery = {}): Prom
   const agents = [...new Set(ids.map(agentOfSessionId))].sort();
   const projects = await projectPaths(vault);
   const cursor = query.cursor && isSessionId(query.cursor) ? query.cursor : null;
-  const match = matcher(vault, query, open);
+  const index = await vault.commits();
+  const match = matcher(vault, query, open, index);
   const page: SessionFacts[] = [];
   let nextCursor: string | null = null;
   // Older: the ids below the cursor, newest first.
@@ -169,7 +187,7 @@ export async function listSessions(vault: Vault, query: SessionQuery = {}): Prom
   let newer: SessionPage['newer'] = null;
   if (cursor) {
     const above = ids.filter((id) => id >= cursor).reverse();
-    const newerMatch = matcher(vault, query, open);
+    const newerMatch = matcher(vault, query, open, index);
     const found: string[] = [];
     for (const id of above) {
       if (found.length > limit || newerMatch.reads >= MAX_READS) break;
@@ -178,11 +196,11 @@ export async function listSessions(vault: Vault, query: SessionQuery = {}): Prom
     newer = { cursor: found.length > limit ? found[limit] : newerMatch.reads >= MAX_READS ? (found.at(-1) ?? null) : null };
   }
   const rows = (await sessionRows(vault, page)).map((r) => r.row);
-  return { rows, nextCursor, newer, agents, projects };
+  return { rows, nextCursor, newer, agents, projects, ...index.origins() };
 }
 
 /** A test of one session id against a query's filters: its facts when it matches (reading its note only when a filter needs it), counting the reads. */
-function matcher(vault: Vault, query: SessionQuery, open: Map<string, OpenSession>) {
+function matcher(vault: Vault, query: SessionQuery, open: Map<string, OpenSession>, index: CommitIndex) {
   const agent = query.agent?.replace(/^agent:/, '');
   const test = async (id: string): Promise<SessionFacts | null> => {
     if (agent && agentOfSessionId(id) !== agent) return null;
@@ -196,6 +214,11 @@ function matcher(vault: Vault, query: SessionQuery, open: Map<string, OpenSessio
     if (!facts) return null;
     if (query.outcome && facts.outcome !== query.outcome) return null;
     if (query.project && facts.project !== query.project) return null;
+    if (query.machine || query.person) {
+      const origin = originOf(vault, facts, index.list({ session: id, oldestFirst: true, limit: 1 }));
+      if (query.machine && origin.machine !== query.machine) return null;
+      if (query.person && origin.person !== query.person) return null;
+    }
     const started = Date.parse(facts.started);
     if (query.since !== undefined && !(started >= query.since)) return null;
     if (query.until !== undefined && !(started < query.until)) return null;

@@ -14,6 +14,8 @@ import { type ActivityRange, dayOf, daysOf, localTimeZone } from './week';
 /** What the agents (and the people correcting them) did in a span of time, from the commit index. */
 export interface ActivitySummary {
   range: ActivityRange;
+  /** The machine and person the summary was narrowed to (absent or empty: everyone's, everywhere). */
+  origin?: ActivityOrigin;
   /** Commits with a `Lucid-Edit` trailer in the range. */
   edits: number;
   /** Edits per calendar day of the range (the vault's time zone), every day listed, by actor and by note type. */
@@ -41,8 +43,14 @@ export interface ActivitySummary {
   byActor: { actor: string; edits: number; notes: string[] }[];
 }
 
+/** Narrows a summary to the commits made on one machine and/or at one person's vault (see CommitQuery). */
+export interface ActivityOrigin {
+  machine?: string;
+  person?: string;
+}
+
 /** Options of {@link summarizeActivity}. */
-export interface SummarizeOptions {
+export interface SummarizeOptions extends ActivityOrigin {
   /** IANA time zone the days are counted in; default the vault's (the process's local zone). */
   timeZone?: string;
 }
@@ -80,7 +88,7 @@ function isKnowledgeNote(layout: VaultLayout, path: string): boolean {
 }
 
 /** The commits in a range, oldest first, read from the commit index page by page (never the whole history). */
-async function commitsIn(vault: Vault, range: ActivityRange): Promise<CommitRecord[]> {
+async function commitsIn(vault: Vault, range: ActivityRange, origin: ActivityOrigin): Promise<CommitRecord[]> {
   const index = await vault.commits();
   // The index stores whole seconds; [since, until) in ms is [ceil(since), ceil(until) - 1] in seconds.
   const since = Math.ceil(range.since / 1000);
@@ -89,7 +97,7 @@ async function commitsIn(vault: Vault, range: ActivityRange): Promise<CommitReco
   const out: (CommitRecord & { seq: number })[] = [];
   let beforeSeq: number | undefined;
   for (;;) {
-    const page = index.list({ since, until, beforeSeq, limit: PAGE });
+    const page = index.list({ since, until, beforeSeq, limit: PAGE, ...origin });
     out.push(...page);
     if (page.length < PAGE) break;
     beforeSeq = page[page.length - 1].seq;
@@ -108,7 +116,11 @@ function bump(record: Record<string, number>, key: string): void {
  */
 export async function summarizeActivity(vault: Vault, range: ActivityRange, options: SummarizeOptions = {}): Promise<ActivitySummary> {
   const timeZone = options.timeZone ?? localTimeZone();
-  const commits = await commitsIn(vault, range);
+  const origin: ActivityOrigin = {
+    ...(options.machine ? { machine: options.machine } : {}),
+    ...(options.person ? { person: options.person } : {}),
+  };
+  const commits = await commitsIn(vault, range, origin);
   const { layout } = vault;
   const days = new Map<string, { byActor: Record<string, number>; byType: Record<string, number> }>();
   for (const day of daysOf(range, timeZone)) days.set(day, { byActor: {}, byType: {} });
@@ -160,14 +172,21 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
     if (molt) molts.push({ ...molt, actor: c.actor, session: c.session, reason: personReason(c) });
   }
 
+  const index = await vault.commits();
   for (const item of await listInbox(vault)) {
     const created = Date.parse(item.created);
-    if (created >= range.since && created < range.until) inbox.pending += 1;
+    if (!(created >= range.since && created < range.until)) continue;
+    // Narrowed: an item counts where the commit that raised it was made.
+    const raised = origin.machine || origin.person ? index.historyOf(item.path, 200).at(-1) : undefined;
+    if (origin.machine && raised?.machine !== origin.machine) continue;
+    if (origin.person && raised?.person !== origin.person) continue;
+    inbox.pending += 1;
   }
 
-  const { sessions, protocolFailed } = await sessionsIn(vault, range);
+  const { sessions, protocolFailed } = await sessionsIn(vault, range, origin);
   return {
     range,
+    origin,
     edits,
     byDay: [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, v]) => ({ day, ...v })),
     actors: [...actors].sort(),
@@ -188,13 +207,13 @@ export async function summarizeActivity(vault: Vault, range: ActivityRange, opti
 }
 
 /** The sessions started in the range (listSessions, page by page), and the protocol rules the failed ones broke. */
-async function sessionsIn(vault: Vault, range: ActivityRange): Promise<Pick<ActivitySummary, 'sessions' | 'protocolFailed'>> {
+async function sessionsIn(vault: Vault, range: ActivityRange, origin: ActivityOrigin): Promise<Pick<ActivitySummary, 'sessions' | 'protocolFailed'>> {
   const byOutcome: Record<SessionOutcomeView, number> = { done: 0, partial: 0, abandoned: 0, open: 0 };
   const list: ActivitySummary['sessions']['list'] = [];
   const failed: ActivitySummary['protocolFailed']['sessions'] = [];
   let cursor: string | null = null;
   do {
-    const page = await listSessions(vault, { since: range.since, until: range.until, cursor, limit: 100 });
+    const page = await listSessions(vault, { since: range.since, until: range.until, cursor, limit: 100, ...origin });
     for (const row of page.rows) {
       byOutcome[row.outcome] += 1;
       list.push({ id: row.id, path: row.path, agent: row.agent, task: row.task, outcome: row.outcome, edits: row.edits });

@@ -26,7 +26,7 @@ interface ProposalSpec {
 export async function fileProposal(vault: Vault, session: OpenSession, spec: ProposalSpec): Promise<{ path: string; result: EditResult }> {
   for (let attempt = 1; attempt <= 50; attempt += 1) {
     const now = vault.clock();
-    const path = inboxNotePath(vault.layout.inbox, now, basenameOf(spec.target), attempt);
+    const path = inboxNotePath(vault.layout.inbox, now, basenameOf(spec.target), vault.ids);
     if (await readIfExists(vault, path)) continue;
     const text = inboxNoteText({
       proposedBy: session.actor,

@@ -13,6 +13,8 @@ export interface SessionNoteInput {
   outcome: SessionOutcome;
   /** Vault path of the project note. */
   project?: string | null;
+  /** The machine the session ran on (`machine`, an extension of VAULT-FORMAT's session type). */
+  machine?: string | null;
   /** What Lucid observed during the session (skills_used: vault paths of the skills read). */
   observed: SessionObservations;
   summary: string;
@@ -35,6 +37,7 @@ export function sessionNoteParts(input: SessionNoteInput): { data: FrontmatterDa
     ended: asTime(input.ended),
     outcome: input.outcome,
     project: input.project ? noteLink(input.project) : undefined,
+    machine: input.machine || undefined,
     searched: observed.searched,
     read: observed.read,
     touched: observed.touched,

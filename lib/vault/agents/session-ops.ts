@@ -121,6 +121,7 @@ async function endSessionAs(vault: Vault, given: EndSessionInput, called: boolea
     ended: now,
     outcome,
     project: session.project,
+    machine: session.machine ?? vault.machine,
     observed,
     summary: summaryMasked.text,
     nextSteps: steps.map((s) => s.text),
@@ -160,7 +161,9 @@ async function endSessionAs(vault: Vault, given: EndSessionInput, called: boolea
 export async function abandonSessions(vault: Vault, ids: readonly string[], why = 'The client went away without calling end_session.'): Promise<string[]> {
   const written: string[] = [];
   for (const id of ids) {
-    if (!readOpenSession(vault, id)) continue;
+    const open = readOpenSession(vault, id);
+    // A session another machine opened (a folder both share) is that machine's to end, never this one's.
+    if (!open || (open.machine !== undefined && open.machine !== vault.machine)) continue;
     try {
       const result = await endSessionAs(
         vault,

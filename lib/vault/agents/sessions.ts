@@ -34,6 +34,8 @@ export interface SessionStart {
   /** ISO time with offset. */
   started: string;
   owner: SessionOwner;
+  /** The machine the session was opened on (records written before machines were known have none). */
+  machine?: string;
 }
 
 /** One observation of a session. `at` is an ISO time with offset. */
@@ -63,11 +65,11 @@ function stateFile(vault: Vault, id: string): string {
   return nodePath.join(sessionsDir(vault), `${id}.jsonl`);
 }
 
-/** Records a new open session; refuses an id that is already open. */
-export function createSessionState(vault: Vault, start: Omit<SessionStart, 'kind'>): void {
+/** Records a new open session, on this vault's machine; refuses an id that is already open. */
+export function createSessionState(vault: Vault, start: Omit<SessionStart, 'kind' | 'machine'>): void {
   const file = stateFile(vault, start.id);
   try {
-    vault.fs.writeNewFileSync(file, `${JSON.stringify({ kind: 'start', ...start })}\n`);
+    vault.fs.writeNewFileSync(file, `${JSON.stringify({ kind: 'start', ...start, machine: vault.machine })}\n`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new VaultError('conflict', `Session ${start.id} is already open.`);
     throw error;
@@ -142,6 +144,23 @@ export function listOpenSessions(vault: Vault): OpenSession[] {
     }
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * The open sessions an MCP server on this machine left behind: opened by an MCP server on the same
+ * host and machine (a folder two machines share holds the other's sessions too: those are never
+ * this one's to end) whose process is gone. `owner` is the asking server.
+ */
+export function orphanedSessions(vault: Vault, owner: SessionOwner, isAlive: (pid: number) => boolean): OpenSession[] {
+  return listOpenSessions(vault).filter(
+    (s) =>
+      s.owner.kind === 'mcp' &&
+      s.owner.host === owner.host &&
+      (s.machine ?? vault.machine) === vault.machine &&
+      typeof s.owner.pid === 'number' &&
+      s.owner.pid !== owner.pid &&
+      !isAlive(s.owner.pid),
+  );
 }
 
 /** Forgets an open session (after its note is committed). */

@@ -286,7 +286,7 @@ export async function applyDreamRun(vault: Vault, findings: DreamFindings, optio
     const logChanges = await changelogChanges(vault, tip, line, formatDate(date).slice(0, 7));
     const extra: [string, string][] = built.molt ? [['Lucid-Molt', oneLine(built.molt)]] : [];
     extra.push([DREAM_TRAILER, runId]);
-    const message = formatCommitMessage({ op: change.op, path: built.about, reason, actor: DREAM_ACTOR, editId, extra });
+    const message = formatCommitMessage({ op: change.op, path: built.about, reason, actor: DREAM_ACTOR, editId, extra, machine: vault.machine });
     await options.beforeCommit?.(changes.length);
     const indexFile = nodePath.join(vault.stateDir(), `dream-${vault.ids.base32(10)}.index`);
     let sha: string;

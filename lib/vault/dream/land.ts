@@ -154,7 +154,7 @@ export async function dismissDreamChanges(vault: Vault, input: { runId: string; 
     const who = vault.gitIdentity(vault.person);
     const env = commitEnv({ author: who, committer: who, date: vault.clock() });
     const count = report.dismissed.length;
-    const message = `dismiss ${count} change${count === 1 ? '' : 's'} of dream run ${run.runId}\n\n${reason || `dismissed by ${vault.person}`}\n\n${TRAILER.actor}: ${vault.person}\n${DREAM_TRAILER}: ${run.runId}\n${DREAM_DISMISSED_TRAILER}: ${report.dismissed.join(' ')}\n`;
+    const message = `dismiss ${count} change${count === 1 ? '' : 's'} of dream run ${run.runId}\n\n${reason || `dismissed by ${vault.person}`}\n\n${TRAILER.actor}: ${vault.person}\n${DREAM_TRAILER}: ${run.runId}\n${DREAM_DISMISSED_TRAILER}: ${report.dismissed.join(' ')}\n${TRAILER.machine}: ${vault.machine}\n`;
     const commit = (await runGit(vault.repo, ['commit-tree', `${run.tip}^{tree}`, '-p', run.tip, '-F', '-'], env, message)).trim();
     try {
       await runGit(vault.repo, ['update-ref', '-m', `lucid: ${message.split('\n')[0]}`, ref, commit, run.tip]);

@@ -5,7 +5,7 @@ import { parseCommitMessage, TRAILER } from './commit-message';
 import { gitSucceeds, headCommit, runGit, vaultPathOf, type GitRepo } from './repo';
 
 /** Bump when the tables change: the index then rebuilds itself from git. */
-const COMMIT_INDEX_VERSION = 3;
+const COMMIT_INDEX_VERSION = 4;
 
 /** One commit as the index knows it. */
 export interface CommitRecord {
@@ -13,6 +13,13 @@ export interface CommitRecord {
   /** Seconds since the epoch (author time). */
   time: number;
   author: string;
+  /**
+   * The committer's name: the person at whose vault the commit was made (for a person's own edit,
+   * also the actor's name).
+   */
+  person: string;
+  /** `Lucid-Machine`: where the commit was made; null when the commit does not say. */
+  machine: string | null;
   /** `Lucid-Actor`, or null for commits Lucid did not make. */
   actor: string | null;
   op: string | null;
@@ -53,6 +60,10 @@ export interface CommitQuery {
   folders?: string[];
   /** true: only commits Lucid did not make (no `Lucid-Actor`); false: only Lucid's. */
   foreign?: boolean;
+  /** Only commits made on this machine (`Lucid-Machine`). */
+  machine?: string;
+  /** Only commits made at this person's vault (the committer's name). */
+  person?: string;
   /** Oldest first instead of newest first (with `afterSeq`: the page just newer than a cursor). */
   oldestFirst?: boolean;
 }
@@ -82,7 +93,7 @@ const RECORD = '\u001e';
 const GIT_TRAILER = /^(Signed-off-by|Co-authored-by|Reviewed-by|Acked-by|Tested-by|Reported-by|Helped-by|Change-Id|Cc): /i;
 
 /**
- * Parses `git log --format=%x1e%H%x1f%at%x1f%an%x1f%P%x1f%B%x1f --name-status -z -M` output;
+ * Parses `git log --format=%x1e%H%x1f%at%x1f%an%x1f%cn%x1f%P%x1f%B%x1f --name-status -z -M` output;
  * `toVault` maps a repository path to the vault's, or null for a path outside the vault.
  */
 export function parseGitLog(output: string, toVault: (path: string) => string | null = (p) => p): CommitRecord[] {
@@ -90,10 +101,10 @@ export function parseGitLog(output: string, toVault: (path: string) => string | 
   for (const record of output.split(RECORD)) {
     if (!record.trim()) continue;
     const parts = record.split(FIELD);
-    if (parts.length < 6) continue;
-    const [sha, time, author, parentList, message] = parts;
+    if (parts.length < 7) continue;
+    const [sha, time, author, person, parentList, message] = parts;
     const rest = parts
-      .slice(5)
+      .slice(6)
       .join(FIELD)
       .replace(/^\0?\n?/, '');
     const tokens = rest.split('\0').filter((t) => t !== '' && t !== '\n');
@@ -120,6 +131,8 @@ export function parseGitLog(output: string, toVault: (path: string) => string | 
       sha,
       time: Number(time),
       author,
+      person,
+      machine: trailers[TRAILER.machine] ?? null,
       actor: trailers[TRAILER.actor] ?? null,
       op: trailers[TRAILER.op] ?? null,
       editId: trailers[TRAILER.edit] ?? null,
@@ -146,6 +159,8 @@ interface Row {
   sha: string;
   time: number;
   author: string;
+  person: string;
+  machine: string | null;
   actor: string | null;
   op: string | null;
   edit_id: string | null;
@@ -179,11 +194,13 @@ export class CommitIndex {
       db.exec('DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS commit_paths;');
       db.exec(`
         CREATE TABLE commits (seq INTEGER PRIMARY KEY, sha TEXT UNIQUE NOT NULL, time INTEGER NOT NULL, author TEXT NOT NULL,
-          actor TEXT, op TEXT, edit_id TEXT, session TEXT, parents INTEGER NOT NULL, subject TEXT NOT NULL, reason TEXT NOT NULL, trailers TEXT NOT NULL, paths TEXT NOT NULL);
+          person TEXT NOT NULL, machine TEXT, actor TEXT, op TEXT, edit_id TEXT, session TEXT, parents INTEGER NOT NULL, subject TEXT NOT NULL, reason TEXT NOT NULL, trailers TEXT NOT NULL, paths TEXT NOT NULL);
         CREATE INDEX commits_edit ON commits(edit_id);
         CREATE INDEX commits_session ON commits(session);
         CREATE INDEX commits_time ON commits(time);
         CREATE INDEX commits_actor ON commits(actor);
+        CREATE INDEX commits_machine ON commits(machine);
+        CREATE INDEX commits_person ON commits(person);
         CREATE TABLE commit_paths (seq INTEGER NOT NULL, path TEXT NOT NULL, status TEXT NOT NULL, old_path TEXT);
         CREATE INDEX commit_paths_path ON commit_paths(path);
       `);
@@ -218,7 +235,7 @@ export class CommitIndex {
       '-z',
       '-M',
       '--name-status',
-      `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%P${FIELD}%B${FIELD}`,
+      `--format=${RECORD}%H${FIELD}%at${FIELD}%an${FIELD}%cn${FIELD}%P${FIELD}%B${FIELD}`,
       // Every merge that brought a change, even one whose tree is its second parent's (a `--no-ff`
       // merge): path limiting alone would simplify it away, and the changelog would never show it.
       '--full-history',
@@ -229,7 +246,7 @@ export class CommitIndex {
     ]);
     const records = parseGitLog(output, (p) => vaultPathOf(this.repo, p));
     const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO commits (sha, time, author, actor, op, edit_id, session, parents, subject, reason, trailers, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO commits (sha, time, author, person, machine, actor, op, edit_id, session, parents, subject, reason, trailers, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertPath = this.db.prepare('INSERT INTO commit_paths (seq, path, status, old_path) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
@@ -238,6 +255,8 @@ export class CommitIndex {
           r.sha,
           r.time,
           r.author,
+          r.person,
+          r.machine,
           r.actor,
           r.op,
           r.editId,
@@ -271,6 +290,18 @@ export class CommitIndex {
     return (this.db.prepare('SELECT DISTINCT actor FROM commits WHERE actor IS NOT NULL ORDER BY actor').all() as { actor: string }[]).map((r) => r.actor);
   }
 
+  /**
+   * The machines (`Lucid-Machine`) and the people (committers) seen in the history, sorted, at most
+   * `limit` of each (from their indexes, not the commits), for the dashboard's filters.
+   */
+  origins(limit = 200): { machines: string[]; persons: string[] } {
+    const distinct = (column: 'machine' | 'person') =>
+      (this.db.prepare(`SELECT DISTINCT ${column} AS v FROM commits WHERE ${column} IS NOT NULL ORDER BY ${column} LIMIT ?`).all(limit) as { v: string }[]).map(
+        (r) => r.v,
+      );
+    return { machines: distinct('machine'), persons: distinct('person') };
+  }
+
   /** How many commits match (the query's limit is ignored). */
   countWhere(query: CommitQuery): number {
     const { where, args } = this.filter(query);
@@ -300,6 +331,14 @@ export class CommitIndex {
     if (query.session) {
       where.push('c.session = ?');
       args.push(query.session);
+    }
+    if (query.machine) {
+      where.push('c.machine = ?');
+      args.push(query.machine);
+    }
+    if (query.person) {
+      where.push('c.person = ?');
+      args.push(query.person);
     }
     if (query.since !== undefined) {
       where.push('c.time >= ?');
@@ -402,6 +441,8 @@ function toRecord(row: Row): CommitRecord & { seq: number } {
     sha: row.sha,
     time: row.time,
     author: row.author,
+    person: row.person,
+    machine: row.machine,
     actor: row.actor,
     op: row.op,
     editId: row.edit_id,

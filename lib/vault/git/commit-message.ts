@@ -4,7 +4,7 @@ import { trimEndOf } from '../text';
 /**
  * Lucid's commit messages, written and read in this one file: a subject `<op> <path>`, the
  * reason, and a last paragraph of `Key: value` trailers (Lucid-Actor, Lucid-Op, Lucid-Edit,
- * Lucid-Session, then any extra ones such as Lucid-Molt).
+ * Lucid-Session, then any extra ones such as Lucid-Molt, and Lucid-Machine last).
  */
 
 /** The trailers every Lucid commit carries (and the session one when there is a session). */
@@ -13,7 +13,27 @@ export const TRAILER = {
   op: 'Lucid-Op',
   edit: 'Lucid-Edit',
   session: 'Lucid-Session',
+  /** Where the edit was made: the machine's name (an extension of VAULT-FORMAT, see docs/decisions.md). */
+  machine: 'Lucid-Machine',
 } as const;
+
+/** The longest machine name a `Lucid-Machine` trailer carries. */
+const MACHINE_MAX = 64;
+
+/**
+ * A machine's name as a `Lucid-Machine` trailer carries it: one line, no control characters, at
+ * most 64 characters; empty when nothing is left (the caller then falls back to the next source).
+ */
+export function machineName(value: string | null | undefined): string {
+  return oneLine(value ?? '', 1000)
+    .slice(0, MACHINE_MAX)
+    .trim();
+}
+
+/** The `Lucid-Machine` trailer of a commit made at `vault` (the sync's merge commit adds it after its other trailers). */
+export function machineTrailer(vault: { readonly machine: string }): [string, string] {
+  return [TRAILER.machine, vault.machine];
+}
 
 /**
  * The extra trailer of `record_decision`'s commits, so that git tells a decision recorded through
@@ -36,6 +56,8 @@ export interface CommitMessageInput {
   actor: string;
   editId: string;
   session?: string;
+  /** The machine the commit is made on (`Lucid-Machine`, after the standard trailers). */
+  machine?: string;
   /** Extra trailers after the standard ones, e.g. ['Lucid-Molt', 'triage 2->3']. */
   extra?: readonly [string, string][];
 }
@@ -49,6 +71,8 @@ export function formatCommitMessage(input: CommitMessageInput): string {
   ];
   if (input.session) trailers.push([TRAILER.session, input.session]);
   trailers.push(...(input.extra ?? []));
+  const machine = machineName(input.machine);
+  if (machine) trailers.push([TRAILER.machine, machine]);
   const body = input.reason || `${input.op} by ${input.actor}`;
   return `${input.op} ${oneLine(input.path, 200)}\n\n${body}\n\n${trailers.map(([k, v]) => `${k}: ${v}`).join('\n')}\n`;
 }

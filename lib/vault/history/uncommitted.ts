@@ -17,7 +17,7 @@ const MAX_DIFF_BYTES = 512 * 1024;
 const MAX_DIFFS = 200;
 
 /** The notes that differ from HEAD on disk or in the index (the changelog, dot-folders and other files left out). */
-async function uncommittedNotes(vault: Vault): Promise<StatusEntry[]> {
+export async function uncommittedNotes(vault: Vault): Promise<StatusEntry[]> {
   return (await vaultStatus(vault.repo, { renames: true })).filter(
     (f) => isNoteFile(f.path) && !isChangelogPath(vault.layout, f.path) && (f.oldPath === null || isNoteFile(f.oldPath)),
   );

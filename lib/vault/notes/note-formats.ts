@@ -1,5 +1,5 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
-import { formatDate, formatTime, slugify } from '../ids';
+import { formatDate, formatTime, slugify, type IdSource } from '../ids';
 import { oneLine } from '../git/changelog';
 import type { ProposalAction } from './schema';
 
@@ -35,12 +35,13 @@ function inboxStamp(now: Date): string {
 }
 
 /**
- * Where a proposal goes: `<inbox>/<YYYY-MM-DD-HHMMSS>-<slug>.md`; `attempt` > 1 adds `-<attempt>`
- * for a second proposal with the same name in the same second.
+ * Where a proposal goes: `<inbox>/<YYYY-MM-DD-HHMMSS>-<slug>-<4 random base32>.md`. The random
+ * suffix (from the vault's id source) keeps names unique across machines that share the vault
+ * through git, and between two proposals of one name in the same second.
  */
-export function inboxNotePath(inboxFolder: string, now: Date, title: string, attempt = 1): string {
+export function inboxNotePath(inboxFolder: string, now: Date, title: string, ids: IdSource): string {
   const slug = slugify(title) || 'proposal';
-  return `${inboxFolder}/${inboxStamp(now)}-${slug}${attempt > 1 ? `-${attempt}` : ''}.md`;
+  return `${inboxFolder}/${inboxStamp(now)}-${slug}-${ids.base32(4)}.md`;
 }
 
 /** What an inbox proposal holds (VAULT-FORMAT, "Inbox"). */

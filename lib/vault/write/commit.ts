@@ -29,6 +29,8 @@ export interface WriteContext {
   person: string;
   personName: string;
   personEmail: string;
+  /** The machine this vault is open on (`Lucid-Machine` of every commit). */
+  machine: string;
   lockOptions: LockOptions;
   /** `.lucid/`, created on demand. */
   stateDir(): string;
@@ -147,6 +149,7 @@ export async function commitLocked(
     editId,
     session: input.session,
     extra: input.trailers,
+    machine: ctx.machine,
   });
   const done: Write[] = [];
   const paths = [...new Set([...writes.map((w) => w.path), ...input.alsoCommit.map(([path]) => path)])];

@@ -2,7 +2,22 @@ import type { FrontmatterData, ParsedFrontmatter } from '../notes/frontmatter';
 import type { Note } from '../notes/note';
 
 /** What an edit does, as its commit's `Lucid-Op` trailer and its changelog line name it. */
-export const OPS = ['create', 'update', 'append', 'delete', 'accept', 'reject', 'revert', 'molt', 'archive', 'merge', 'init', 'eval', 'report'] as const;
+export const OPS = [
+  'create',
+  'update',
+  'append',
+  'delete',
+  'accept',
+  'reject',
+  'revert',
+  'molt',
+  'archive',
+  'merge',
+  'init',
+  'eval',
+  'report',
+  'sync',
+] as const;
 export type Op = (typeof OPS)[number];
 /**
  * A note's new text with the front matter it was composed with, so the write path validates it

@@ -6,6 +6,7 @@ import type { VaultFs } from '../fs';
 import type { IdSource } from '../ids';
 import { blobId, headCommit, runGit, type GitRepo } from '../git/repo';
 import { TEMP_PREFIX } from '../notes/paths';
+import { finishInterruptedSync, SYNC_RECORD } from '../sync/record';
 import { ioError } from './atomic';
 import { applyWrite, readCurrentFile, resolveForWrite, unlinkConfined } from './confine';
 
@@ -215,10 +216,10 @@ async function readRecord(ctx: Pick<JournalContext, 'fs' | 'ids'>, stateDir: str
   return null;
 }
 
-/** Whether `.lucid/` holds anything a dead writer left: a record, a temp index, a temp file. Never creates `.lucid/`. */
+/** Whether `.lucid/` holds anything a dead writer left: a record (a write's or a sync's), a temp index, a temp file. Never creates `.lucid/`. */
 export async function hasCrashLeftovers(fs: VaultFs, stateDir: string): Promise<boolean> {
   const entries = await fs.readdir(stateDir).catch(() => []);
-  return entries.some((entry) => entry.name === RECORD || entry.name.startsWith('index-') || entry.name.startsWith(TEMP_PREFIX));
+  return entries.some((entry) => entry.name === RECORD || entry.name === SYNC_RECORD || entry.name.startsWith('index-') || entry.name.startsWith(TEMP_PREFIX));
 }
 
 /**
@@ -228,10 +229,14 @@ export async function hasCrashLeftovers(fs: VaultFs, stateDir: string): Promise<
  * paths, so that no later commit of the person's can undo it. Otherwise it never happened: each
  * file whose bytes are still the new ones gets its old bytes back (a file the edit created is
  * removed); a file that is neither old nor new was changed by a person since, and is left alone.
+ * A sync that died between moving its branch and its work tree is finished first (sync/record.ts).
  * Returns null when there was no record (leftover temp files are still swept).
  */
 export async function recoverInterruptedWrite(ctx: JournalContext): Promise<RecoveryReport | null> {
   const stateDir = ctx.stateDir();
+  // A sync that died after moving the branch: the work tree follows it first, so that none of the
+  // remote's changes is taken for a person's uncommitted edit (and committed as theirs).
+  await finishInterruptedSync(ctx);
   const record = await readRecord(ctx, stateDir);
   if (!record) {
     await sweepLeftovers(ctx, stateDir, []);

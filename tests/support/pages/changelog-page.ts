@@ -51,7 +51,7 @@ export class ChangelogPage {
   }
 
   /** Sets one filter (Actor, Operation, Note type: a choice; From, To: a date). */
-  async filter(label: 'Actor' | 'Operation' | 'Note type' | 'From' | 'To', value: string) {
+  async filter(label: 'Actor' | 'Operation' | 'Note type' | 'Machine' | 'Person' | 'From' | 'To', value: string) {
     const field = this.page.getByRole('form', { name: 'Filters' }).getByLabel(label, { exact: true });
     if (label === 'From' || label === 'To') await field.fill(value);
     else await field.selectOption(value);

@@ -24,7 +24,7 @@ export class SessionsPage {
   }
 
   /** Sets one filter (Agent, Project, Outcome: a choice; Started from, To: a date) and waits for the URL to carry it. */
-  async filter(label: 'Agent' | 'Project' | 'Outcome' | 'Started from' | 'To', value: string, param: string) {
+  async filter(label: 'Agent' | 'Project' | 'Outcome' | 'Machine' | 'Person' | 'Started from' | 'To', value: string, param: string) {
     const field = this.page.getByRole('form', { name: 'Filters' }).getByLabel(label, { exact: true });
     if (label === 'Started from' || label === 'To') await field.fill(value);
     else await field.selectOption(value);
