@@ -1,5 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
+/** Each filter's label and its URL parameter. */
+const FILTER_PARAMS = { Actor: 'actor', Operation: 'op', 'Note type': 'type', Machine: 'machine', Person: 'person', From: 'since', To: 'until' } as const;
+
 /** The changelog page: the edits newest first, their diffs, reverts, filters, and the uncommitted-work panel. */
 export class ChangelogPage {
   constructor(readonly page: Page) {}
@@ -51,10 +54,19 @@ export class ChangelogPage {
   }
 
   /** Sets one filter (Actor, Operation, Note type: a choice; From, To: a date). */
-  async filter(label: 'Actor' | 'Operation' | 'Note type' | 'Machine' | 'Person' | 'From' | 'To', value: string) {
+  /**
+   * Sets one filter and waits for its URL. A field changed before the page has hydrated changes
+   * no URL (the server-rendered field takes the value, React never hears of it): then it is set again.
+   */
+  async filter(label: keyof typeof FILTER_PARAMS, value: string) {
     const field = this.page.getByRole('form', { name: 'Filters' }).getByLabel(label, { exact: true });
-    if (label === 'From' || label === 'To') await field.fill(value);
-    else await field.selectOption(value);
+    const set = (v: string) => (label === 'From' || label === 'To' ? field.fill(v) : field.selectOption(v));
+    let tries = 0;
+    await expect(async () => {
+      if (tries++ > 0) await set('');
+      await set(value);
+      await expect.poll(() => new URL(this.page.url()).searchParams.get(FILTER_PARAMS[label]), { timeout: 2_000 }).toBe(value);
+    }).toPass({ timeout: 15_000 });
   }
 
   get uncommitted(): Locator {
