@@ -26,3 +26,17 @@ describe('dependencies with known advisories are at patched versions', () => {
     expect(atLeast(locked(name), minimum), `${name} ${locked(name)}`).toBe(true);
   });
 });
+
+describe('package-lock.json says what npm install would write', () => {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, unknown> & { scripts?: Record<string, string> };
+  const root = (JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, Record<string, unknown>> }).packages[''];
+
+  it('records an install script exactly when package.json has one (npm install adds the flag otherwise)', () => {
+    const hasInstallScript = ['preinstall', 'install', 'postinstall'].some((name) => pkg.scripts?.[name] !== undefined);
+    expect(root.hasInstallScript === true).toBe(hasInstallScript);
+  });
+
+  it.each(['name', 'version', 'dependencies', 'devDependencies', 'engines', 'bin', 'license'])('holds package.json %s as it is', (field) => {
+    expect(root[field]).toEqual(pkg[field]);
+  });
+});
