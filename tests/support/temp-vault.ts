@@ -85,6 +85,22 @@ export function isolatedGitEnv(): Record<string, string | undefined> {
   return env;
 }
 
+let template: string | undefined;
+
+/** The `.git` of an empty repository (`git init -q -b main`, user.name, user.email, no signing), made once. */
+function templateGitDir(env: Record<string, string | undefined>): string {
+  if (template && fs.existsSync(template)) return template;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lucid-template-'));
+  const git = (args: string[]) => execFileSync('git', args, { cwd: dir, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  git(['init', '-q', '-b', 'main']);
+  git(['config', 'user.name', TEST_PERSON]);
+  git(['config', 'user.email', TEST_EMAIL]);
+  git(['config', 'commit.gpgsign', 'false']);
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  template = path.join(dir, '.git');
+  return template;
+}
+
 /**
  * Makes a fresh vault in the system temp folder: `git init -b main`, local user.name and
  * user.email, the given files, and one initial commit (an empty one when `files` is empty).
@@ -103,12 +119,11 @@ export function makeTempVault(files: Record<string, string | Uint8Array> = {}): 
     fs.writeFileSync(abs, content);
   };
 
-  git(['init', '-q', '-b', 'main']);
-  git(['config', 'user.name', TEST_PERSON]);
-  git(['config', 'user.email', TEST_EMAIL]);
-  git(['config', 'commit.gpgsign', 'false']);
+  // `git init -b main` with the local identity, copied from a template made once per test process
+  // (four git processes fewer per vault: makeTempVault runs over a thousand times in `npm test`).
+  fs.cpSync(templateGitDir(env), path.join(root, '.git'), { recursive: true });
   for (const [rel, content] of Object.entries(files)) write(rel, content);
-  git(['add', '-A']);
+  if (Object.keys(files).length > 0) git(['add', '-A']);
   git(['commit', '-q', '--allow-empty', '-m', 'initial']);
 
   return {
