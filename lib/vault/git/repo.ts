@@ -3,6 +3,7 @@ import nodePath from 'node:path';
 import { isVaultError, VaultError } from '../errors';
 import { TEMP_PREFIX, normalizeVaultPath } from '../notes/paths';
 import { nodeFs, type VaultFs } from '../fs';
+import { gitEnv } from './env';
 import { GitProcessError, spawnGit, type GitRunner } from './runner';
 
 /**
@@ -41,21 +42,8 @@ export interface GitRepo {
 /** Where and how to run git before a {@link GitRepo} exists (`lucid init`, the demo). */
 export type GitTarget = Pick<GitRepo, 'root' | 'env'> & { run?: GitRunner };
 
-/**
- * The variables git may see from the caller's environment. Everything else (GIT_DIR and
- * GIT_INDEX_FILE from a hook, pagers, editors, askpass, SSH commands) is left out.
- */
-const PASSED_ENV =
-  /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
-
-function gitEnv(repo: GitTarget, extraEnv: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(repo.env)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
-  return Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
-}
-
 function spawnIn(repo: GitTarget, args: string[], extraEnv?: Record<string, string>, input?: string): Promise<string> {
-  return (repo.run ?? spawnGit)({ args, cwd: repo.root, env: gitEnv(repo, extraEnv), input });
+  return (repo.run ?? spawnGit)({ args, cwd: repo.root, env: gitEnv(repo.env, extraEnv), input });
 }
 
 /** Runs git with the given arguments in the vault folder and returns stdout; a failure is a VaultError. */
