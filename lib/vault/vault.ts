@@ -44,7 +44,7 @@ export interface OpenVaultOptions {
   wallClock?: Clock;
   ids?: IdSource;
   fs?: VaultFs;
-  /** What starts git processes (tests pass one that counts or fails them). */
+  /** What starts the plumbing git processes (tests pass one that counts or fails them); simple-git's reads (patches, diffs) do not go through it. */
   git?: GitRunner;
   /** The person's name when git has no user.name (LUCID_USER, else the OS user). */
   fallbackUser?: string;

@@ -1,6 +1,7 @@
 import { isUnderFolded } from '../notes/protected';
 import { parseFrontmatter } from '../notes/frontmatter';
-import { runGit, showFile } from '../git/repo';
+import { showOutput } from '../git/porcelain';
+import { showFile } from '../git/repo';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import { DECISION_TRAILER, END_SESSION_TRAILER } from '../git/commit-message';
 import type { Vault } from '../vault';
@@ -107,10 +108,7 @@ export async function changelogLines(vault: Vault, commits: readonly SessionComm
   const out = new Map<string, Set<string>>();
   const withLog = [...new Set(commits.filter((c) => c.paths.some((p) => p.path === vault.layout.changelog)).map((c) => c.sha))];
   for (let at = 0; at < withLog.length; at += 200) {
-    const text = await runGit(vault.repo, [
-      '-c',
-      'core.quotePath=false',
-      'show',
+    const text = await showOutput(vault.repo, [
       '--format=%x1e%H',
       '--unified=0',
       '--no-color',

@@ -1,5 +1,6 @@
 import { VaultError } from '../errors';
 import { parseCommitMessage, TRAILER } from '../git/commit-message';
+import { showOutput } from '../git/porcelain';
 import { headCommit, runGit } from '../git/repo';
 import type { Vault } from '../vault';
 import { changedFiles, planDreamChange } from './change-plan';
@@ -304,19 +305,6 @@ export async function dreamChangePatch(
 ): Promise<{ patch: string; truncated: boolean }> {
   if (!SHA.test(change.sha)) throw new VaultError('invalid_input', 'A change is named by its full commit id here.');
   const exclude = [vault.layout.changelog, `${vault.layout.changelogArchive}/`].map((p) => `:(exclude,literal)${p}`);
-  const patch = await runGit(vault.repo, [
-    '-c',
-    'core.quotePath=false',
-    'show',
-    '--format=',
-    '-M',
-    '--patch',
-    '--no-color',
-    '--no-ext-diff',
-    change.sha,
-    '--',
-    '.',
-    ...exclude,
-  ]);
+  const patch = await showOutput(vault.repo, ['--format=', '-M', '--patch', '--no-color', '--no-ext-diff', change.sha, '--', '.', ...exclude]);
   return patch.length > maxBytes ? { patch: patch.slice(0, maxBytes), truncated: true } : { patch, truncated: false };
 }

@@ -3,12 +3,15 @@ import nodePath from 'node:path';
 import { isVaultError, VaultError } from '../errors';
 import { TEMP_PREFIX, normalizeVaultPath } from '../notes/paths';
 import { nodeFs, type VaultFs } from '../fs';
-import { GitProcessError, spawnGit, type GitRunner } from './runner';
+import { gitEnv } from './env';
+import { showOutput } from './porcelain';
+import { GitProcessError, gitFailureError, spawnGit, type GitRunner } from './runner';
 
 /**
- * The only module that talks to git, through one {@link GitRunner} kept on the repository
- * object. Every user path goes after `--` (or into a literal pathspec or a `HEAD:<path>` object
- * name on stdin); refs are validated.
+ * The module that talks to git, through one {@link GitRunner} kept on the repository object (the
+ * porcelain reads a page shows, patches and diffs, go through simple-git in porcelain.ts). Every
+ * user path goes after `--` (or into a literal pathspec or a `HEAD:<path>` object name on stdin);
+ * refs are validated.
  */
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -34,28 +37,15 @@ export interface GitRepo {
   gitDir: string;
   /** The environment git runs with (passed in by the caller; the vault never reads the environment itself). */
   env: Record<string, string | undefined>;
-  /** What starts git processes (the real one unless a test passes its own). */
+  /** What starts the plumbing git processes (the real one unless a test passes its own); simple-git's reads do not go through it. */
   run: GitRunner;
 }
 
 /** Where and how to run git before a {@link GitRepo} exists (`lucid init`, the demo). */
 export type GitTarget = Pick<GitRepo, 'root' | 'env'> & { run?: GitRunner };
 
-/**
- * The variables git may see from the caller's environment. Everything else (GIT_DIR and
- * GIT_INDEX_FILE from a hook, pagers, editors, askpass, SSH commands) is left out.
- */
-const PASSED_ENV =
-  /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|SYSTEMROOT)$/;
-
-function gitEnv(repo: GitTarget, extraEnv: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(repo.env)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
-  return Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, extraEnv);
-}
-
 function spawnIn(repo: GitTarget, args: string[], extraEnv?: Record<string, string>, input?: string): Promise<string> {
-  return (repo.run ?? spawnGit)({ args, cwd: repo.root, env: gitEnv(repo, extraEnv), input });
+  return (repo.run ?? spawnGit)({ args, cwd: repo.root, env: gitEnv(repo.env, extraEnv), input });
 }
 
 /** Runs git with the given arguments in the vault folder and returns stdout; a failure is a VaultError. */
@@ -65,10 +55,7 @@ export async function runGit(repo: GitTarget, args: string[], extraEnv?: Record<
   } catch (error) {
     if (isVaultError(error)) throw error; // the runner's timeout already says what happened
     const message = error instanceof GitProcessError ? error.stderr || error.message : ((error as Error).message ?? String(error));
-    if (/index\.lock/.test(message)) {
-      throw new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.');
-    }
-    throw new VaultError('io_error', `git ${args[0]} failed: ${message.trim().split('\n').slice(0, 3).join(' ')}`);
+    throw gitFailureError(args[0], message);
   }
 }
 
@@ -365,7 +352,7 @@ export async function commitPatch(
   const commit = await resolveCommit(repo, sha);
   // Pathspecs are relative to the vault folder, where git runs, even when it is inside a larger repository.
   const paths = options.path ? ['--', literal(normalizeVaultPath(options.path))] : ['--'];
-  const patch = await runGit(repo, ['-c', 'core.quotePath=false', 'show', '--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
+  const patch = await showOutput(repo, ['--format=', '-M', '--patch', '--no-color', '--no-ext-diff', commit, ...paths]);
   const max = options.maxBytes ?? 1024 * 1024;
   return { sha: commit, patch: patch.length > max ? patch.slice(0, max) : patch, truncated: patch.length > max };
 }

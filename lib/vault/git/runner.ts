@@ -2,16 +2,18 @@ import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStd
 import { VaultError } from '../errors';
 
 /**
- * How Lucid starts git: one function every git process goes through, passed in through
- * `OpenVaultOptions.git` so that tests can count or fail git processes.
+ * How Lucid starts its plumbing git processes: one function every one of them goes through, passed
+ * in through `OpenVaultOptions.git` so that tests can count or fail them. Porcelain reads whose
+ * output a page shows as it is (patches, diffs) go through simple-git in `porcelain.ts`, under the
+ * same limit ({@link withGitSlot}), timeout message and environment.
  *
- * Why a plain `spawn` and not simple-git: Lucid only ever used simple-git's `raw()`, so its API
- * did no work for us, while simple-git 4 waits a fixed 50 ms after every command that prints
- * nothing (read-tree, update-index, update-ref: most of a write) and its concurrency limit was
- * per instance, and an instance was built per call, so it limited nothing. One runner gives one
- * error shape, stdin for `cat-file --batch-check`, one real limit on concurrent processes and
- * one timeout, so that a hung git (an fsmonitor hook, gpg, a credential helper) cannot keep its
- * slot and the vault lock forever.
+ * Why a plain `spawn` and not simple-git here: simple-git 4 waits a fixed 50 ms after every
+ * command that prints nothing (read-tree, update-index, update-ref: most of a write), takes stdin
+ * only as an option of the whole instance, and its log parser refuses the `-z` output the commit
+ * index is read from. One runner gives one error shape, stdin per call (`cat-file --batch`,
+ * `hash-object --stdin`, `commit-tree -F -`), one real limit on concurrent processes and one
+ * timeout, so that a hung git (an fsmonitor hook, gpg, a credential helper) cannot keep its slot
+ * and the vault lock forever.
  */
 
 /** One git invocation: arguments (user paths always after `--`), folder, environment, stdin. */
@@ -66,7 +68,7 @@ export interface GitRunnerOptions {
 /** At most this many git processes at once per Node process (a dashboard serving many requests). */
 const MAX_GIT_PROCESSES = 6;
 /** Long enough for a `git log` over a large history, short enough that a hung git gives its slot back. */
-const GIT_TIMEOUT_MS = 120_000;
+export const GIT_TIMEOUT_MS = 120_000;
 
 /**
  * A counting semaphore that hands a freed slot straight to the next waiter: `running` only drops
@@ -99,7 +101,10 @@ function slots(max: number): () => Promise<() => void> {
  * `io_error` {@link VaultError} naming the command and the time).
  */
 export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
-  const slot = slots(options.maxProcesses ?? MAX_GIT_PROCESSES);
+  return buildRunner(slots(options.maxProcesses ?? MAX_GIT_PROCESSES), options);
+}
+
+function buildRunner(slot: () => Promise<() => void>, options: GitRunnerOptions): GitRunner {
   const command = options.command ?? 'git';
   const start = options.spawn ?? (spawn as Spawn);
   const defaultTimeout = options.timeoutMs ?? GIT_TIMEOUT_MS;
@@ -123,14 +128,7 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
             child.kill('SIGKILL');
             child.stdout.destroy();
             child.stderr.destroy();
-            const seconds = timeoutMs / 1000;
-            reject(
-              new VaultError(
-                'io_error',
-                `git ${args[0] ?? ''} was stopped after ${seconds} s without finishing (a hook, signing or a credential helper waiting?).`,
-                { args: [...args], timeoutMs },
-              ),
-            );
+            reject(gitTimeoutError(args[0] ?? '', args, timeoutMs));
           });
         }, timeoutMs);
         child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -151,5 +149,41 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   };
 }
 
+/**
+ * The `io_error` of a git process stopped after `timeoutMs`, naming `command` (its subcommand).
+ * The runner and simple-git's reads both say it this way.
+ */
+export function gitTimeoutError(command: string, args: readonly string[], timeoutMs: number): VaultError {
+  return new VaultError(
+    'io_error',
+    `git ${command} was stopped after ${timeoutMs / 1000} s without finishing (a hook, signing or a credential helper waiting?).`,
+    { args: [...args], timeoutMs },
+  );
+}
+
+/**
+ * What a failed git process (`command`, its subcommand) means to the vault: `locked` when another
+ * git holds index.lock, else an `io_error` with the first lines of what git said.
+ */
+export function gitFailureError(command: string, message: string): VaultError {
+  if (/index\.lock/.test(message)) {
+    return new VaultError('locked', 'Another git process holds .git/index.lock. Wait for it to finish; if none is running, delete .git/index.lock.');
+  }
+  return new VaultError('io_error', `git ${command} failed: ${message.trim().split('\n').slice(0, 3).join(' ')}`);
+}
+
+/** The process's git slots: {@link spawnGit} and simple-git's reads (porcelain.ts) share these six. */
+const processSlots = slots(MAX_GIT_PROCESSES);
+
+/** Runs `task` holding one of the Node process's git slots (the limit {@link spawnGit} keeps). */
+export async function withGitSlot<T>(task: () => Promise<T>): Promise<T> {
+  const release = await processSlots();
+  try {
+    return await task();
+  } finally {
+    release();
+  }
+}
+
 /** The real runner: `git` from PATH, shared by every vault of the Node process. */
-export const spawnGit: GitRunner = createGitRunner();
+export const spawnGit: GitRunner = buildRunner(processSlots, {});

@@ -2,7 +2,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { isChangelogPath } from '../config';
 import { isVaultError, VaultError } from '../errors';
 import { oneLine } from '../git/changelog';
-import { runGit } from '../git/repo';
+import { diffOutput } from '../git/porcelain';
 import { type StatusEntry, vaultStatus } from '../git/status';
 import { decodeNoteBytes } from '../notes/frontmatter';
 import { isNoteFile, normalizeVaultPath } from '../notes/paths';
@@ -47,10 +47,7 @@ async function diffOf(vault: Vault, file: StatusEntry): Promise<string> {
     return addedPatch(file.path, decoded.text);
   }
   const paths = file.oldPath ? [file.oldPath, file.path] : [file.path];
-  return runGit(vault.repo, [
-    '-c',
-    'core.quotePath=false',
-    'diff',
+  return diffOutput(vault.repo, [
     'HEAD',
     '-M',
     '--no-color',

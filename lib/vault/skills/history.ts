@@ -1,6 +1,7 @@
 import { parseMoltTrailer } from '../git/commit-message';
 import { VaultError } from '../errors';
 import type { CommitRecord } from '../git/commit-index';
+import { diffOutput } from '../git/porcelain';
 import { runGit } from '../git/repo';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { normalizeNotePath } from '../notes/paths';
@@ -173,7 +174,7 @@ export async function skillDiff(
   const a = versionAt(history, from);
   const b = versionAt(history, to);
   if (a.blob === b.blob) return { patch: '', truncated: false };
-  const raw = await runGit(vault.repo, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', a.blob as string, b.blob as string]);
+  const raw = await diffOutput(vault.repo, ['--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', a.blob as string, b.blob as string]);
   const hunks = raw.indexOf('\n@@');
   const body = hunks < 0 ? '' : raw.slice(hunks + 1);
   const patch = `diff --git a/${a.path} b/${b.path}\n--- a/${a.path}\n+++ b/${b.path}\n${body}`;
