@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# `npm test`: installs what the tests need (Debian's chromium when run as root), then runs every
-# unit, integration, MCP and browser test after the static checks (Biome, knip, the layer check), and ends with
-# one plain line: "tests: N passed, N failed", where each static check counts as one test.
+# `npm test`: installs what the tests need (Debian's chromium when run as root), then runs the static
+# checks (Biome, knip, types, the layer check), the unit tests, the integration and MCP tests, and the
+# browser tests against one production build of the dashboard, made beside the vitest phases. Ends with
+# a timing summary (each phase, the slowest 10 files) and one plain line:
+# "tests: N passed, N failed, N skipped", where each static check counts as one test.
+# docs/testing.md says where the time goes and how to add a test without slowing the suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,12 +13,19 @@ export DEBIAN_FRONTEND=noninteractive
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 OUT=.ci-out
 rm -rf "$OUT" && mkdir -p "$OUT"
+: >"$OUT/checks.txt"
+: >"$OUT/phases.txt"
 step() { echo; echo "=== $1 ($(date +%T))"; }
+now() { date +%s.%N; }
+# phase NAME START: records how long a phase took, for the summary.
+phase() { awk -v name="$1" -v start="$2" -v end="$(now)" 'BEGIN { printf "%s\t%.1f\n", name, end - start }' >>"$OUT/phases.txt"; }
 
 have_e2e=0
 if ls tests/e2e/*.spec.ts >/dev/null 2>&1; then have_e2e=1; fi
 
-# 1. System packages: git for the vault layer; chromium for the browser tests (Playwright cannot download browsers here).
+# 1. What the tests need: git for the vault layer; chromium for the browser tests (Playwright cannot
+#    download browsers here); node_modules when `npm test` runs on a clone without them.
+t=$(now)
 need=()
 command -v git >/dev/null 2>&1 || need+=(git)
 if [ "$have_e2e" = 1 ] && [ ! -x "$CHROMIUM_PATH" ]; then need+=(chromium); fi
@@ -27,11 +37,10 @@ if [ ${#need[@]} -gt 0 ]; then
     echo "Missing: ${need[*]}. Install them (Debian/Ubuntu: sudo apt-get install ${need[*]}), or set CHROMIUM_PATH to a Chromium binary."
   fi
 fi
-
-# 2. Node dependencies, when `npm test` runs on a clone without them.
 if [ ! -d node_modules ]; then step "npm ci"; npm ci --no-audit --no-fund || exit 1; fi
+phase "install check" "$t"
 
-# 3. Static checks, each one test in the closing line: lint and format (Biome), unused code (knip), layers.
+# 2. Static checks, each one test in the closing line.
 check() {
   local name=$1; shift
   step "$name"
@@ -40,56 +49,58 @@ check() {
   echo "$name $rc" >>"$OUT/checks.txt"
   [ "$rc" = 0 ] || echo "$name failed (exit $rc)"
 }
-: >"$OUT/checks.txt"
+t=$(now)
 check lint npx biome ci .
 check knip npx knip
+check types npx tsc --noEmit
 check layers node --import tsx scripts/check-layers.ts
+phase "lint, knip, types, layers" "$t"
 
-# 4. Unit, integration and MCP tests (vitest 4; vitest 5 needs Node 22).
-step "unit and integration tests (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
-unit_rc=$?
-
-# 5. Production build and browser tests.
-e2e_rc=0
+# 3. The production build of the dashboard, in the background while vitest runs: the build is mostly
+#    one busy process and vitest's workers wait on git and child processes, so the two share the cores
+#    well. No vitest test reads .next/ (the browser tests are the dashboard's).
 build_rc=0
+build_pid=
 if [ "$have_e2e" = 1 ]; then
-  step "next build"
-  node bin/lucid build --force
-  build_rc=$?
+  echo "=== next build, beside the vitest phases ($(date +%T)); its output is in $OUT/build.log"
+  ( t=$(now); node bin/lucid build --force >"$OUT/build.log" 2>&1; rc=$?; echo "$rc" >"$OUT/build.rc"; phase "build (beside vitest)" "$t" ) &
+  build_pid=$!
+fi
+
+# 4. Unit tests, then integration and MCP tests (vitest 4; vitest 5 needs Node 22), in parallel workers.
+vitest() {
+  local name=$1; shift
+  step "$name tests (vitest)"
+  local t; t=$(now)
+  npx vitest run "$@" --reporter=default --reporter=json --outputFile.json="$OUT/vitest-$name.json"
+  local rc=$?
+  phase "$name" "$t"
+  return $rc
+}
+vitest unit tests/unit
+unit_rc=$?
+vitest integration tests/integration tests/mcp
+integration_rc=$?
+[ "$unit_rc" = 0 ] && [ "$integration_rc" = 0 ]
+vitest_rc=$?
+
+# 5. Browser tests, once the build is done.
+e2e_rc=0
+if [ "$have_e2e" = 1 ]; then
+  t=$(now)
+  wait "$build_pid"
+  build_rc=$(cat "$OUT/build.rc" 2>/dev/null || echo 1)
+  phase "waiting for the build" "$t"
   if [ "$build_rc" = 0 ]; then
     step "browser tests (playwright, $("$CHROMIUM_PATH" --version 2>/dev/null | tail -1))"
+    t=$(now)
     PLAYWRIGHT_JSON_OUTPUT_FILE="$OUT/playwright.json" npx playwright test --reporter=list,json
     e2e_rc=$?
+    phase "browser" "$t"
+  else
+    cat "$OUT/build.log"
   fi
 fi
 
-# 6. One plain closing line from the static checks and both runners' JSON reports.
-node - "$OUT" "$unit_rc" "$build_rc" "$e2e_rc" "$have_e2e" <<'JS'
-const fs = require('node:fs');
-const [out, unitRc, buildRc, e2eRc, haveE2e] = process.argv.slice(2);
-let passed = 0, failed = 0, skipped = 0;
-try {
-  for (const line of fs.readFileSync(`${out}/checks.txt`, 'utf8').split('\n').filter(Boolean)) {
-    const [name, rc] = line.split(' ');
-    if (rc === '0') passed += 1;
-    else { failed += 1; console.log(`${name}: failed`); }
-  }
-} catch { failed += 1; console.log('static checks: no report'); }
-try {
-  const v = JSON.parse(fs.readFileSync(`${out}/vitest.json`, 'utf8'));
-  passed += v.numPassedTests; failed += v.numFailedTests; skipped += (v.numPendingTests || 0) + (v.numTodoTests || 0);
-  if (v.numFailedTestSuites > 0 && v.numFailedTests === 0) failed += v.numFailedTestSuites;
-} catch { failed += 1; console.log('vitest: no JSON report'); }
-if (haveE2e === '1') {
-  if (buildRc !== '0') { failed += 1; console.log('next build failed'); }
-  else try {
-    const s = JSON.parse(fs.readFileSync(`${out}/playwright.json`, 'utf8')).stats;
-    passed += s.expected + s.flaky; failed += s.unexpected; skipped += s.skipped;
-  } catch { failed += 1; console.log('playwright: no JSON report'); }
-}
-if (unitRc !== '0' && failed === 0) failed = 1;
-if (e2eRc !== '0' && failed === 0) failed = 1;
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
-JS
+# 6. The timing summary and one plain closing line from the static checks and both runners' JSON reports.
+node scripts/test-summary.mjs "$OUT" "$vitest_rc" "$build_rc" "$e2e_rc" "$have_e2e"
