@@ -61,8 +61,7 @@ if (haveE2e === '1') {
       const byFile = new Map();
       const walk = (suite) => {
         for (const spec of suite.specs ?? [])
-          for (const t of spec.tests ?? [])
-            for (const r of t.results ?? []) byFile.set(spec.file, (byFile.get(spec.file) ?? 0) + r.duration / 1000);
+          for (const t of spec.tests ?? []) for (const r of t.results ?? []) byFile.set(spec.file, (byFile.get(spec.file) ?? 0) + r.duration / 1000);
         for (const child of suite.suites ?? []) walk(child);
       };
       for (const suite of report.suites ?? []) walk(suite);

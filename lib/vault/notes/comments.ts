@@ -1,4 +1,4 @@
-import { markdownTree } from './markdown-tree';
+import { markdownSkeleton } from './markdown-tree';
 
 /** `[start, end)` offsets into a text. */
 export type Range = readonly [start: number, end: number];
@@ -55,7 +55,7 @@ export function stripComments(markdown: string): string {
 
 /** Code spans and code blocks, sorted: where `%%` and `[[` are text. */
 function codeRanges(markdown: string): Range[] {
-  const tree = markdownTree<PositionedNode>(markdown);
+  const tree = markdownSkeleton<PositionedNode>(markdown);
   const ranges: Range[] = [];
   const walk = (node: PositionedNode): void => {
     if (node.type === 'code' || node.type === 'inlineCode') {

@@ -1,5 +1,5 @@
 import { htmlCommentRanges, mergeRanges, obsidianCommentRanges, rangeContaining, type Range } from './comments';
-import { markdownTree } from './markdown-tree';
+import { markdownSkeleton } from './markdown-tree';
 
 /** One ATX heading (`## Text`) of a note's body. */
 export interface Heading {
@@ -101,7 +101,7 @@ interface MdNode {
  */
 function commentRanges(body: string): Range[] {
   if (!body.includes('%%') && !body.includes('<!--')) return [];
-  const tree = markdownTree<MdNode>(body);
+  const tree = markdownSkeleton<MdNode>(body);
   const code: Range[] = [];
   const html: Range[] = [];
   const walk = (node: MdNode): void => {

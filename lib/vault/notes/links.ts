@@ -1,5 +1,5 @@
 import { htmlCommentRanges, lastStartingBefore, mergeRanges, obsidianCommentRanges, rangeContaining, type Range } from './comments';
-import { markdownTree } from './markdown-tree';
+import { markdownSkeleton } from './markdown-tree';
 
 /** Where a link was written: a `[[wikilink]]`, a `[markdown](link)`, or a `[[link]]` in a front-matter value. */
 export type LinkKind = 'wikilink' | 'markdown' | 'frontmatter';
@@ -104,7 +104,7 @@ export function locateBodyLinks(body: string): LocatedLink[] {
   const codeRanges: Range[] = [];
   const htmlComments: Range[] = [];
   const mdNodes: MdNode[] = [];
-  const tree = needsMarkdownParse(body) ? markdownTree<MdNode>(body) : { type: 'root' };
+  const tree = needsMarkdownParse(body) ? markdownSkeleton<MdNode>(body) : { type: 'root' };
   walk(tree, (node) => {
     if (CODE_NODE_TYPES.has(node.type)) {
       const range = rangeOf(node);
