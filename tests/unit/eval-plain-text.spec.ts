@@ -13,6 +13,7 @@ import {
 } from '../../lib/vault/eval/plain-text';
 import { mulberry32 } from '../../lib/vault/ids';
 import { WHITESPACE } from '../../lib/vault/text';
+import { MB, notQuadratic } from '../support/linear-time';
 
 // The regexes the scanners replace, kept here (tests are not checked for ReDoS) to compare with.
 const old = {
@@ -109,18 +110,8 @@ function* randomTexts(count: number, maxTokens: number): Generator<string> {
   }
 }
 
-const MB = 1 << 20;
-/** Runs `f` and fails when it takes more than a second (a quadratic scan of 1 MB takes minutes). */
-/**
- * Runs `f` on a 1 MB attack: a linear reading takes about 0.1 s, a quadratic one minutes. The bound
- * is far from both, so a loaded machine (the full suite beside other work) does not fail it.
- */
-function fast<T>(f: () => T): T {
-  const started = performance.now();
-  const result = f();
-  expect(performance.now() - started).toBeLessThan(15_000);
-  return result;
-}
+/** Runs `f` on a 1 MB attack (tests/support/linear-time.ts: a bound only a quadratic reading reaches). */
+const fast = <T>(f: () => T): T => notQuadratic(f);
 
 describe('plain text from markdown', () => {
   it('reads links, code, comments, tags and list marks on literal strings', () => {
