@@ -23,7 +23,16 @@ describe("the wait for a person's git to let go of index.lock", () => {
         return p === '/vault/.git/index.lock';
       },
     };
-    const outcome = assertWritableRepo({ ...repo, run: async (i) => (git.push(i.args), '') }, fs).then(
+    const outcome = assertWritableRepo(
+      {
+        ...repo,
+        run: async (i) => {
+          git.push(i.args);
+          return '';
+        },
+      },
+      fs,
+    ).then(
       () => null,
       (error: unknown) => error,
     );
@@ -53,7 +62,16 @@ describe("the wait for a person's git to let go of index.lock", () => {
       },
     };
     const git: string[][] = [];
-    const outcome = assertWritableRepo({ ...repo, run: async (i) => (git.push(i.args), i.args[0] === 'symbolic-ref' ? 'refs/heads/main\n' : '') }, fs);
+    const outcome = assertWritableRepo(
+      {
+        ...repo,
+        run: async (i) => {
+          git.push(i.args);
+          return i.args[0] === 'symbolic-ref' ? 'refs/heads/main\n' : '';
+        },
+      },
+      fs,
+    );
     await vi.advanceTimersByTimeAsync(150);
     await expect(outcome).resolves.toBeUndefined();
     expect(looks).toBe(5);
