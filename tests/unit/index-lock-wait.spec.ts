@@ -27,7 +27,7 @@ describe("the wait for a person's git to let go of index.lock", () => {
       {
         ...repo,
         run: async (i) => {
-          git.push(i.args);
+          git.push([...i.args]);
           return '';
         },
       },
@@ -66,7 +66,7 @@ describe("the wait for a person's git to let go of index.lock", () => {
       {
         ...repo,
         run: async (i) => {
-          git.push(i.args);
+          git.push([...i.args]);
           return i.args[0] === 'symbolic-ref' ? 'refs/heads/main\n' : '';
         },
       },
