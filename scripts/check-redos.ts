@@ -189,7 +189,8 @@ const RECHECK_PARAMS: RecheckParameters = {
   timeout: null,
   attackTimeout: null,
   incubationTimeout: null,
-  recallTimeout: null,
+  // recheck's default (negative): no recall validation, which the pure-JavaScript backend cannot run.
+  recallTimeout: -1000,
   seedingTimeout: null,
   randomSeed: 0,
 };
@@ -210,7 +211,7 @@ export function readVerdictCache(file = VERDICT_CACHE): Map<string, Verdict> {
 /** Writes the verdicts, sorted by key, one per line. */
 export function writeVerdictCache(verdicts: Map<string, Verdict>, file = VERDICT_CACHE): void {
   const sorted = Object.fromEntries([...verdicts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  writeFileSync(file, `${JSON.stringify(sorted, null, 1)}\n`);
+  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 /** The key of a pattern in the verdicts. */
