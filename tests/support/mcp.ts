@@ -189,11 +189,11 @@ export interface StdioServer {
  */
 export async function spawnStdioServer(
   tv: Pick<TempVault, 'root' | 'env'>,
-  more: { env?: Record<string, string>; args?: string[] } = {},
+  more: { env?: Record<string, string>; args?: string[]; command?: { command: string; args: string[] } } = {},
 ): Promise<StdioServer> {
   const transport = new StdioClientTransport({
-    command: BIN,
-    args: ['mcp', '--vault', tv.root, ...(more.args ?? [])],
+    command: more.command?.command ?? BIN,
+    args: more.command?.args ?? ['mcp', '--vault', tv.root, ...(more.args ?? [])],
     env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person', ...more.env },
     stderr: 'pipe',
   });
