@@ -156,20 +156,12 @@ function rewrites(file: string, count: number): Promise<void> {
   });
 }
 
-/** Closes the client and waits until the server's process is gone. */
+/** Closes the client and waits until the server's process is gone (its 'close' event). */
 async function closedAndGone(server: StdioServer): Promise<void> {
   const pid = server.transport.pid;
   expect(pid).toBeTypeOf('number');
   await server.client.close();
   servers.splice(servers.indexOf(server), 1);
-  const alive = () => {
-    try {
-      process.kill(pid as number, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  // A poll: the process is the SDK transport's, whose exit it does not pass on to us.
-  await expect.poll(alive, { timeout: 15_000, interval: 100 }).toBe(false);
+  await server.exited;
+  expect(() => process.kill(pid as number, 0)).toThrow();
 }

@@ -32,14 +32,6 @@ function ok(result: CallToolResult & { structuredContent?: Record<string, unknow
   return result.structuredContent ?? {};
 }
 
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('lucid mcp over stdio', () => {
   it('an agent new to the vault gets the project and its decision from a task that names it, and finds the decision in other words', async () => {
     const tv = tempVault({
@@ -116,14 +108,9 @@ describe('lucid mcp over stdio', () => {
     expect(tv.git(['status', '--porcelain'])).toBe('');
 
     await server.client.close();
-    await waitFor(() => {
-      try {
-        process.kill(pid!, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 10_000);
+    // The process ended (its 'close' event), so nothing of it is left running.
+    await server.exited;
+    expect(() => process.kill(pid!, 0)).toThrow();
     expect(server.stderr()).toContain('lucid mcp: serving');
     expect(tv.commitCount()).toBe(before + writes.length);
   });
@@ -136,8 +123,10 @@ describe('lucid mcp over stdio', () => {
     ok(await server.call('write_note', { session, path: 'notes/handbook.md', mode: 'append', content: 'Half a thought.', reason: 'started tidying' }));
     const before = tv.commitCount();
     await server.client.close();
-    const notePath = path.join(tv.root, 'sessions', `${session}.md`);
-    await waitFor(() => fs.existsSync(notePath) && tv.commitCount() === before + 1, 15_000);
+    // The server commits the abandoned session before it exits: once it has, the commit is there.
+    await server.exited;
+    expect(tv.exists(`sessions/${session}.md`)).toBe(true);
+    expect(tv.commitCount()).toBe(before + 1);
     const note = tv.read(`sessions/${session}.md`);
     expect(fieldOf(note, 'outcome')).toBe('abandoned');
     expect(note).toContain('touched:\n  - notes/handbook.md\n');
@@ -154,25 +143,20 @@ describe('lucid mcp over stdio', () => {
     const terminated = await spawnServer(tv);
     const first = ok(await terminated.call('start_session', { agent: 'cursor', task: 'one' })).session as string;
     process.kill(terminated.transport.pid!, 'SIGTERM');
-    await waitFor(() => tv.exists(`sessions/${first}.md`), 15_000);
+    expect(await terminated.exited).toEqual({ code: 0, signal: null });
+    expect(tv.exists(`sessions/${first}.md`)).toBe(true);
     expect(fieldOf(tv.read(`sessions/${first}.md`), 'outcome')).toBe('abandoned');
 
     const killed = await spawnServer(tv);
     const second = ok(await killed.call('start_session', { agent: 'cursor', task: 'two' })).session as string;
     const pid = killed.transport.pid!;
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 10_000);
+    expect((await killed.exited).signal).toBe('SIGKILL');
     expect(tv.exists(`sessions/${second}.md`)).toBe(false);
+    // A server ends the sessions a stopped server left open before it takes requests: once it answers, they are ended.
     const next = await spawnServer(tv);
     await next.client.listTools();
-    await waitFor(() => tv.exists(`sessions/${second}.md`), 15_000);
+    expect(tv.exists(`sessions/${second}.md`)).toBe(true);
     const note = tv.read(`sessions/${second}.md`);
     expect(fieldOf(note, 'outcome')).toBe('abandoned');
     expect(note).toContain('stopped without ending it');
