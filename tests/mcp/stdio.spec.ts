@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changelogLines, fieldOf, filesOf, MCP_VAULT_FILES, spawnStdioServer, type StdioServer, trailersOf } from '../support/mcp';
-import { findTempFiles, makeTempVault, type TempVault } from '../support/temp-vault';
+import { makeTempVault, type TempVault } from '../support/temp-vault';
 
 type Server = StdioServer;
 
@@ -163,66 +163,4 @@ describe('lucid mcp over stdio', () => {
     expect(next.stderr()).toContain('left open by a stopped server');
     expect(tv.git(['status', '--porcelain'])).toBe('');
   });
-
-  it('four server processes each append 50 unique tokens to overlapping notes from a start barrier: every token exactly once', async () => {
-    const tv = tempVault();
-    const notes = ['notes/log-a.md', 'notes/log-b.md', 'notes/log-c.md'];
-    for (const note of notes) tv.write(note, `# ${note}\n`);
-    tv.git(['add', '-A']);
-    tv.git(['commit', '-q', '-m', 'logs']);
-    const before = tv.commitCount();
-    const workers = ['w1', 'w2', 'w3', 'w4'];
-    const perWorker = 50;
-    const started = Date.now();
-    const connected = await Promise.all(workers.map(() => spawnServer(tv)));
-    const sessions = await Promise.all(
-      connected.map(async (s, i) => ok(await s.call('start_session', { agent: `worker-${i + 1}`, task: 'append tokens' })).session as string),
-    );
-    let go!: () => void;
-    const barrier = new Promise<void>((resolve) => {
-      go = resolve;
-    });
-    const runs = connected.map(async (server, w) => {
-      await barrier;
-      for (let i = 0; i < perWorker; i += 1) {
-        const token = `token-${workers[w]}-${String(i).padStart(3, '0')}`;
-        const result = await server.call('write_note', {
-          session: sessions[w],
-          path: notes[(i + w) % notes.length],
-          mode: 'append',
-          content: token,
-          reason: `append ${token}`,
-        });
-        expect(result.isError, `${token}: ${JSON.stringify(result.content)}`).toBeFalsy();
-      }
-      ok(await server.call('end_session', { session: sessions[w], summary: `appended ${perWorker} tokens` }));
-    });
-    go();
-    await Promise.all(runs);
-    const elapsed = Date.now() - started;
-
-    const all = notes.flatMap((note) => tv.read(note).split('\n'));
-    for (const worker of workers) {
-      for (let i = 0; i < perWorker; i += 1) {
-        const token = `token-${worker}-${String(i).padStart(3, '0')}`;
-        expect(
-          all.filter((line) => line === token),
-          token,
-        ).toHaveLength(1);
-      }
-    }
-    expect(all.filter((line) => line.startsWith('token-'))).toHaveLength(workers.length * perWorker);
-    const total = workers.length * perWorker;
-    expect(tv.commitCount()).toBe(before + total + workers.length);
-    const ops = tv
-      .git(['log', `-${total + workers.length}`, '--format=%(trailers:key=Lucid-Op,valueonly)'])
-      .split('\n')
-      .filter(Boolean);
-    expect(ops.filter((op) => op === 'append')).toHaveLength(total);
-    expect(changelogLines(tv)).toHaveLength(total + workers.length);
-    expect(tv.git(['status', '--porcelain'])).toBe('');
-    expect(findTempFiles(tv.root)).toEqual([]);
-    expect(fs.existsSync(path.join(tv.root, '.lucid', 'vault.lock'))).toBe(false);
-    process.stderr.write(`4 MCP servers x ${perWorker} appends: ${elapsed} ms\n`);
-  }, 180_000);
 });
