@@ -3,7 +3,7 @@
 // one can take super-linear time. recheck runs its pure-JavaScript backend only: never Java, never its
 // native binary, never the network.
 // Run: node --import tsx scripts/check-redos.ts [root]   (exit 1 and one line per finding on stderr)
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -180,11 +180,42 @@ export interface Verdict {
 }
 
 /**
- * Per pattern: recheck's own limits (a verdict `unknown` past them), not the test's timeout. The
- * secret rules' long alternation takes recheck about 10 s on a quiet machine and over 30 s on two
- * loaded cores.
+ * recheck's limits as counts only (characters read, attack size, a fixed random seed), never as
+ * times: its fuzzer then reaches the same verdict on a quiet machine and on two loaded cores, so
+ * the verdict depends on the pattern alone (with its default time limits, a pattern was called
+ * polynomial on one run and safe on the next).
  */
-const RECHECK_PARAMS: RecheckParameters = { timeout: 90_000 };
+const RECHECK_PARAMS: RecheckParameters = {
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  // recheck's default (negative): no recall validation, which the pure-JavaScript backend cannot run.
+  recallTimeout: -1000,
+  seedingTimeout: null,
+  randomSeed: 0,
+};
+
+/**
+ * The verdicts of the last full pass, by `/source/flags`: `npm test` checks with recheck only the
+ * patterns not in it (a new or changed regex), so it stays fast; `npm run test:stress` and
+ * `node --import tsx scripts/check-redos.ts --write-cache` check every pattern again and rewrite it.
+ */
+export const VERDICT_CACHE = path.join(import.meta.dirname, 'redos-verdicts.json');
+
+/** The cached verdicts (empty when the file is absent). */
+export function readVerdictCache(file = VERDICT_CACHE): Map<string, Verdict> {
+  if (!existsSync(file)) return new Map();
+  return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Verdict>));
+}
+
+/** Writes the verdicts, sorted by key, one per line. */
+export function writeVerdictCache(verdicts: Map<string, Verdict>, file = VERDICT_CACHE): void {
+  const sorted = Object.fromEntries([...verdicts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
+/** The key of a pattern in the verdicts. */
+export const keyOf = (p: { source: string; flags: string }) => `/${p.source}/${p.flags}`;
 
 // Runs in a worker thread: recheck's synchronous entry with its pure-JavaScript backend, chosen in the
 // worker's environment (recheck reads it on every call), so it starts no process and reads no network.
@@ -212,7 +243,6 @@ export async function checkPatterns(
   patterns: readonly { source: string; flags: string }[],
   threads = Math.max(1, Math.min(4, availableParallelism())),
 ): Promise<Map<string, Verdict>> {
-  const keyOf = (p: { source: string; flags: string }) => `/${p.source}/${p.flags}`;
   const queue = [...new Map(patterns.map((p) => [keyOf(p), p])).values()];
   const verdicts = new Map<string, Verdict>();
   const recheckPath = createRequire(import.meta.url).resolve('recheck');
@@ -243,33 +273,48 @@ export async function checkPatterns(
   return verdicts;
 }
 
-/** Checks each found regex and returns the super-linear ones and those recheck could not decide, in source order. */
+/**
+ * Checks each found regex and returns the super-linear ones and those recheck could not decide, in
+ * source order. Patterns in `cache` take its verdict; only the others go to recheck (`checked`).
+ */
 export async function findSuperLinear(
   found: readonly FoundRegex[],
   threads?: number,
-): Promise<{ findings: Finding[]; unknown: (FoundRegex & { error: string })[] }> {
-  const verdicts = await checkPatterns(found, threads);
+  cache: ReadonlyMap<string, Verdict> = new Map(),
+): Promise<{ findings: Finding[]; unknown: (FoundRegex & { error: string })[]; verdicts: Map<string, Verdict>; checked: number }> {
+  const fresh = found.filter((regex) => !cache.has(keyOf(regex)));
+  const computed = await checkPatterns(fresh, threads);
+  const verdicts = new Map<string, Verdict>();
+  for (const regex of found) {
+    const key = keyOf(regex);
+    const verdict = computed.get(key) ?? cache.get(key);
+    if (verdict) verdicts.set(key, verdict);
+  }
   const findings: Finding[] = [];
   const unknown: (FoundRegex & { error: string })[] = [];
   for (const regex of found) {
-    const verdict = verdicts.get(`/${regex.source}/${regex.flags}`);
+    const verdict = verdicts.get(keyOf(regex));
     if (verdict?.status === 'vulnerable') findings.push({ ...regex, complexity: verdict.complexity ?? '', attack: verdict.attack ?? '' });
     if (verdict?.status === 'unknown') unknown.push({ ...regex, error: verdict.error ?? '' });
   }
-  return { findings, unknown };
+  return { findings, unknown, verdicts, checked: computed.size };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const root = path.resolve(process.argv[2] ?? '.');
+  const args = process.argv.slice(2);
+  const write = args.includes('--write-cache');
+  const root = path.resolve(args.find((a) => !a.startsWith('--')) ?? '.');
   const started = performance.now();
   const { found, dynamic, errors } = collectRegexes(root);
-  const { findings, unknown } = await findSuperLinear(found);
+  // Every pattern is checked again: this is the full pass (--write-cache keeps its verdicts for npm test).
+  const { findings, unknown, verdicts } = await findSuperLinear(found);
   for (const e of errors) process.stderr.write(`${e}\n`);
   for (const f of findings) process.stderr.write(`${f.file}:${f.line}: /${f.source}/${f.flags} is ${f.complexity}; attack: ${f.attack}\n`);
   for (const u of unknown) process.stderr.write(`${u.file}:${u.line}: /${u.source}/${u.flags}: recheck could not decide (${u.error})\n`);
   for (const d of dynamic) process.stdout.write(`${d.file}:${d.line}: RegExp built from a variable (not checked)\n`);
+  if (write) writeVerdictCache(verdicts);
   process.stdout.write(
-    `redos: ${found.length} regexes, ${findings.length} super-linear, ${unknown.length} undecided, ${Math.round(performance.now() - started)} ms\n`,
+    `redos: ${found.length} regexes (${verdicts.size} distinct), ${findings.length} super-linear, ${unknown.length} undecided, ${Math.round(performance.now() - started)} ms${write ? `; verdicts written to ${path.relative(root, VERDICT_CACHE)}` : ''}\n`,
   );
   if (findings.length > 0 || unknown.length > 0 || errors.length > 0) process.exitCode = 1;
 }

@@ -1,9 +1,12 @@
 /**
- * `npm run test:stress`: runs the race and crash tests (tests/integration/race-*.spec.ts, whichever
- * exist) at the catalog's scale (LUCID_STRESS=1), one file at a time, then prints one table of every
- * figure they reported (tests/support/stress.ts) and exits non-zero if any test failed.
+ * `npm run test:stress`: runs the race and crash tests (`race-*.spec.ts`) at the catalog's scale
+ * (LUCID_STRESS=1), and the tests that only this run has (`*.stress.spec.ts`: soak, load and
+ * measuring tests, and the full passes whose fast form is in `npm test`), one file at a time, then
+ * prints one table of every figure they reported (tests/support/stress.ts) and exits non-zero if any
+ * test failed. Both are looked for in tests/unit, tests/integration and tests/mcp.
  * Arguments keep only the files whose name contains one of them (`npm run test:stress -- appends`).
- * `npm test` runs the same files at CI scale.
+ * `npm test` runs the race files at CI scale and leaves the `.stress.spec.ts` files out (vitest.config.ts
+ * excludes them unless LUCID_STRESS=1, which this script sets).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,16 +14,20 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dir = path.join(root, 'tests', 'integration');
 const only = process.argv.slice(2);
-const files = readdirSync(dir)
-  .filter((name) => /^race-.*\.spec\.ts$/.test(name))
-  .filter((name) => only.length === 0 || only.some((part) => name.includes(part)))
-  .sort()
-  .map((name) => path.join('tests', 'integration', name));
+/** Which spec files are this run's: the race tests at full scale, and the stress-only ones. */
+const STRESS_FILE = /^race-.*\.spec\.ts$|\.stress\.spec\.ts$/;
+const files = ['unit', 'integration', 'mcp']
+  .flatMap((folder) => {
+    const dir = path.join(root, 'tests', folder);
+    return existsSync(dir) ? readdirSync(dir).map((name) => path.join('tests', folder, name)) : [];
+  })
+  .filter((file) => STRESS_FILE.test(path.basename(file)))
+  .filter((file) => only.length === 0 || only.some((part) => path.basename(file).includes(part)))
+  .sort();
 
 if (files.length === 0) {
-  console.error(`No race tests found (tests/integration/race-*.spec.ts${only.length ? ` matching ${only.join(', ')}` : ''}).`);
+  console.error(`No stress tests found (tests/*/race-*.spec.ts, tests/*/*.stress.spec.ts${only.length ? ` matching ${only.join(', ')}` : ''}).`);
   process.exit(1);
 }
 

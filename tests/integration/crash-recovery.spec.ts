@@ -45,6 +45,14 @@ async function crash(op: Op, stage: string, options: { personEdit?: boolean; nth
   return { tv, head0, exit, vault };
 }
 
+/** The commits after `base`, newest first: author, Lucid-Actor trailer and parents, one line each. */
+function commitsSince(tv: TempVault, base: string): string[] {
+  return tv
+    .git(['log', '--format=%an %(trailers:key=Lucid-Actor,valueonly,separator=%x2C) %P', `${base}..HEAD`])
+    .split('\n')
+    .filter(Boolean);
+}
+
 /** The next agent edit appends to `path`: a person-save of leftovers would put the dead agent's text under the person's name. */
 async function nextEdit(vault: Awaited<ReturnType<TempVault['open']>>, path: string): Promise<void> {
   await vault.edit({ actor: 'agent:next', op: 'append', path, reason: 'the next edit', changes: [{ path, content: (note) => `${note?.text ?? ''}next\n` }] });
@@ -74,13 +82,11 @@ describe.concurrent('an agent edit killed at each stage ends as its commit or as
         const expected = landed ? landedText(op, A) : op === 'create' ? null : A;
 
         expect(tv.exists(path) ? tv.read(path) : null).toBe(expected);
-        if (landed) {
-          expect(tv.git(['log', '-1', '--format=%an%n%(trailers:key=Lucid-Actor,valueonly)']).trim()).toBe(`${AGENT}\n${AGENT}`);
-          expect(tv.git(['rev-parse', 'HEAD~1']).trim()).toBe(head0);
-        } else {
-          expect(tv.head()).toBe(head0);
-          expect(tv.read('changelog.md')).toBe(CHANGELOG);
-        }
+        // Completed: one commit on head0, the agent's as author and actor, with its changelog line.
+        // Rolled back: HEAD is head0 and the changelog as it was.
+        expect(commitsSince(tv, head0)).toEqual(landed ? [`${AGENT} ${AGENT} ${head0}`] : []);
+        expect(tv.git(['merge-base', '--is-ancestor', head0, 'HEAD'])).toBe('');
+        expect(tv.read('changelog.md') === CHANGELOG).toBe(!landed);
         expect(stagedPaths(tv)).toEqual([]);
         expect(tv.git(['status', '--porcelain'])).toBe('');
         expect(changelogLinesWithoutCommit(tv)).toEqual([]);
@@ -117,7 +123,12 @@ describe.concurrent("with a person's uncommitted edit first saved as theirs: kil
           .split('\n')
           .filter(Boolean);
         expect(authors).toEqual([...(agentLanded ? [AGENT] : []), ...(savedLanded ? [TEST_PERSON] : [])]);
-        if (savedLanded) expect(tv.git(['show', `HEAD${agentLanded ? '~1' : ''}:notes/a.md`])).toBe(PERSON_A);
+        // The person's save, when it landed, holds their text exactly.
+        const saves = tv
+          .git(['log', '--format=%H', `--author=${TEST_PERSON}`, `${head0}..HEAD`])
+          .split('\n')
+          .filter(Boolean);
+        expect(saves.map((sha) => tv.git(['show', `${sha}:notes/a.md`]))).toEqual(savedLanded ? [PERSON_A] : []);
         expect(tv.git(['status', '--porcelain'])).toBe(savedLanded ? '' : ' M notes/a.md\n');
         expect(stagedPaths(tv)).toEqual([]);
         expect(changelogLinesWithoutCommit(tv)).toEqual([]);

@@ -94,8 +94,9 @@ describe('lucid demo', () => {
       const line = lines.filter((l) => l.endsWith(` ^${editId}`));
       expect(line, editId).toHaveLength(1);
       expect(line[0]).toContain(` · ${actor} · ${op} [[`);
-      const session = commit.trailers.get('Lucid-Session');
-      if (session) expect(line[0]).toContain(`[[sessions/${session}|session]]`);
+      // The line links the commit's session exactly when the commit names one.
+      const session = commit.trailers.get('Lucid-Session') ?? null;
+      expect(/\[\[sessions\/([^|\]]+)\|session\]\]/.exec(line[0])?.[1] ?? null, editId).toBe(session);
     }
     for (let i = 1; i < log.length; i += 1) expect(log[i].time, log[i].body).toBeGreaterThan(log[i - 1].time);
   });

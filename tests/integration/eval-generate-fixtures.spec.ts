@@ -35,7 +35,8 @@ describe.skipIf(!haveFixtures)('eval generate on the real vaults in ../shared/fi
         }
         expect(new Set(questions.map((q) => q.id)).size).toBe(questions.length);
         expect(questions.length).toBeLessThanOrEqual(200);
-        if (questions.length > 0) expect(parseQuestionSet(serializeQuestionSet(questions), name)).toEqual(questions);
+        // The set reads back as written (an empty set too: it serializes to nothing and reads as none).
+        expect(parseQuestionSet(serializeQuestionSet(questions), name)).toEqual(questions);
         const counts = Object.entries(generated.byTemplate)
           .filter(([, n]) => n > 0)
           .map(([t, n]) => `${n} ${t}`);

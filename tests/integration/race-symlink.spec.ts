@@ -175,8 +175,9 @@ async function race(fsImpl: VaultFs, flipsWanted: number, writesWanted: number) 
   })();
 
   let n = 0;
-  const deadline = Date.now() + stressTimeout(45_000) - 10_000;
-  while ((n < writesWanted || flipperHandle.flips() < flipsWanted) && Date.now() < deadline) {
+  // Until both counts are reached, however long the machine takes (the test's timeout is the only
+  // limit): a deadline here made the counts, and so the verdict, depend on the machine's speed.
+  while (n < writesWanted || flipperHandle.flips() < flipsWanted) {
     n += 1;
     const create = n % 2 === 1;
     const target = create ? `notes/dir/new-${n}.md` : `notes/dir/existing-${n % EXISTING}.md`;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededIds } from '../../lib/vault/ids';
 import { openVault, type OpenVaultOptions, type Vault } from '../../lib/vault/vault';
 import type { SubscribeFn, WatchEvent } from '../../lib/vault/watch/watcher';
@@ -72,13 +72,65 @@ function drivenWatcher(): {
   };
 }
 
-/** Polls `check` until it holds (the watcher's events arrive in tens of milliseconds) or fails after `ms`. */
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+// Captured before any test fakes the timers, so a wait below is always a real one.
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Polls `check` until it holds, with no total of its own (the test's timeout is the only limit): the
+ * listing applies a watcher's event on its own queue, which tells no one when it is done, so a
+ * search is the only way to see it. The waits for the watcher's events themselves are events
+ * ({@link observedParcel}).
+ */
+async function until(check: () => Promise<boolean>, _what: string): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => realSetTimeout(resolve, 25));
+}
+
+/**
+ * The real @parcel/watcher, observed: each subscription the vault makes is numbered, and each batch of
+ * events it delivers is recorded with its subscription's number (vault-relative paths) before the
+ * vault gets it. `subscribed(n)` and `delivered(match)` resolve on those events.
+ */
+function observedParcel(root: string) {
+  const batches: { subscription: number; paths: string[]; events: string[] }[] = [];
+  let subscriptions = 0;
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  const waitFor = async (holds: () => boolean) => {
+    while (!holds()) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  const subscribe = async (): Promise<SubscribeFn> => {
+    const real = (await import('@parcel/watcher')).subscribe as SubscribeFn;
+    return async (dir, callback, options) => {
+      const n = subscriptions + 1;
+      const subscription = await real(
+        dir,
+        (error, events) => {
+          const rels = events.map((e) => path.relative(root, e.path).split(path.sep).join('/'));
+          batches.push({ subscription: n, paths: rels, events: events.map((e, i) => `${e.type} ${rels[i]}`) });
+          wake();
+          return callback(error, events);
+        },
+        options,
+      );
+      subscriptions = n;
+      wake();
+      return subscription;
+    };
+  };
+  return {
+    subscribe,
+    batches,
+    /** Resolves once the vault has made its `n`th subscription. */
+    subscribed: (n: number) => waitFor(() => subscriptions >= n),
+    /** Resolves with the first batch from `from` on that names `rel` (with an event of one of `types`, given them). */
+    delivered: async (rel: string, from = 0, types?: WatchEvent['type'][]) => {
+      const names = (b: (typeof batches)[number]) => (types ? types.some((type) => b.events.includes(`${type} ${rel}`)) : b.paths.includes(rel));
+      await waitFor(() => batches.slice(from).some(names));
+      return batches.slice(from).find(names) as (typeof batches)[number];
+    },
+  };
 }
 
 describe('the file watcher keeps the listing and the search index up to date', () => {
@@ -302,35 +354,52 @@ describe('closing', () => {
 describe('the file watcher keeps following folders that came with subfolders', () => {
   it('sees later edits in the subfolders of a folder created at once, and of a folder renamed', async () => {
     const tv = tempVault({ 'notes/deep/beta.md': '# Beta\n\nA note about lanterns.\n', 'other.md': 'Other.\n' });
-    const vault = await open(tv);
+    const parcel = observedParcel(tv.root);
+    const vault = await open(tv, { watcher: { subscribe: parcel.subscribe } });
     await paths(vault, 'lanterns');
+    await parcel.subscribed(1);
 
     // mkdir -p and a note at once: the innermost folder exists before the watch on the outermost.
     fs.mkdirSync(path.join(tv.root, 'journal/2026/11'), { recursive: true });
     tv.write('journal/2026/11/walk.md', '# Walk\n\nSaw a dipper on the stones.\n');
     await until(async () => (await paths(vault, 'dipper')).join() === 'journal/2026/11/walk.md', 'the note in the new folder is found');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The vault subscribed anew, so the nested folder is watched: a later note there comes as an event
+    // of that new subscription (not from the walk that follows it).
+    await parcel.subscribed(2);
+    let from = parcel.batches.length;
     tv.write('journal/2026/11/later.md', '# Later\n\nA kingfisher on the branch.\n');
+    expect((await parcel.delivered('journal/2026/11/later.md', from)).subscription).toBeGreaterThanOrEqual(2);
     await until(async () => (await paths(vault, 'kingfisher')).join() === 'journal/2026/11/later.md', 'a note added later in the nested folder is found');
 
+    const before = parcel.batches.map((b) => b.subscription).at(-1) ?? 0;
     fs.renameSync(path.join(tv.root, 'notes'), path.join(tv.root, 'archive'));
     await until(async () => (await paths(vault, 'lanterns')).join() === 'archive/deep/beta.md', 'the renamed folder is followed');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await parcel.subscribed(before + 1);
+    from = parcel.batches.length;
     tv.write('archive/deep/beta.md', '# Beta\n\nA note about otters now.\n');
+    expect((await parcel.delivered('archive/deep/beta.md', from)).subscription).toBeGreaterThan(before);
     await until(async () => (await paths(vault, 'otters')).join() === 'archive/deep/beta.md', 'an edit in the renamed folder’s subfolder is found');
   });
 
   it('follows a link pointed at another note: an edit of its new target reaches the link', async () => {
     const tv = tempVault({ 'a.md': '# A\n\nAbout herons.\n', 'b.md': '# B\n\nAbout lanterns.\n' });
     fs.symlinkSync('a.md', path.join(tv.root, 'l.md'));
-    const vault = await open(tv);
+    const parcel = observedParcel(tv.root);
+    const vault = await open(tv, { watcher: { subscribe: parcel.subscribe } });
     expect(await paths(vault, 'herons')).toEqual(['a.md', 'l.md']);
 
+    const relinked = parcel.batches.length;
     fs.rmSync(path.join(tv.root, 'l.md'));
     fs.symlinkSync('b.md', path.join(tv.root, 'l.md'));
     await until(async () => (await paths(vault, 'lanterns')).join() === 'b.md,l.md', 'the link reads its new target');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The link's own create event has come (a search may see the new link from its delete event
+    // already; a watcher that merged the two within one batch reports an update).
+    await parcel.delivered('l.md', relinked, ['create', 'update']);
+    // The edit of the target comes in a batch of its own, which names b.md only: the link is
+    // refreshed because the vault follows it, not because its own event came along.
+    const from = parcel.batches.length;
     tv.write('b.md', '# B\n\nAbout otters, at length.\n');
+    expect((await parcel.delivered('b.md', from)).paths).not.toContain('l.md');
     await until(async () => (await paths(vault, 'otters')).join() === 'b.md,l.md', 'an edit of the new target reaches the link');
   });
 });
@@ -346,11 +415,18 @@ describe('a burst of events that may have overflowed inotify', () => {
     const send = watcher.emit;
     const burst = (from: number, count: number) =>
       Array.from({ length: count }, (_, i): WatchEvent => ({ type: 'delete', path: path.join(tv.root, 'gone', `n${from + i}.md`) }));
-    send(null, burst(0, 100));
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    // A small batch is taken at its word: the unnamed note stays unseen.
-    expect(await paths(vault, 'kestrel')).toEqual([]);
-    for (let i = 0; i < 5; i++) send(null, burst(1000 * (i + 1), 1000));
+    // The burst's quiet time runs on a clock the test moves: past it, a small batch is taken at its
+    // word (no walk: the unnamed note stays unseen), a big one ends in a walk.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      send(null, burst(0, 100));
+      vi.advanceTimersByTime(10_000);
+      expect(await paths(vault, 'kestrel')).toEqual([]);
+      for (let i = 0; i < 5; i++) send(null, burst(1000 * (i + 1), 1000));
+      vi.advanceTimersByTime(10_000);
+    } finally {
+      vi.useRealTimers();
+    }
     await until(async () => (await paths(vault, 'kestrel')).join() === 'notes/lost.md', 'the walk after the burst finds the note no event named');
   });
 });

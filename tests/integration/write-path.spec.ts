@@ -799,8 +799,12 @@ describe('concurrent writers', () => {
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
     });
-    const deadline = Date.now() + 60_000;
-    while (workers.some((w) => !fs.existsSync(`${goFile}.ready-${w}`)) && Date.now() < deadline) {
+    // A poll with no total of its own: the workers are other processes, and their ready files are the
+    // only sign they are ready (each opens its vault first, which takes long on a loaded machine); a
+    // worker that ended before it was ready ends the wait, and its exit is reported below.
+    let ended = false;
+    for (const run of runs) void run.then(() => (ended = true));
+    while (!ended && workers.some((w) => !fs.existsSync(`${goFile}.ready-${w}`))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     fs.writeFileSync(goFile, '');

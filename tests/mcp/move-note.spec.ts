@@ -116,6 +116,9 @@ function backlinkForms(links: Map<string, Resolved[]>): Map<string, { count: num
   return out;
 }
 
+/** The fixture vaults whose linked notes Lucid cannot rewrite until their owner quotes the {{placeholders}}. */
+const REFUSED_UNTIL_FIXED: ReadonlySet<string> = new Set(['agent-memory-template']);
+
 const UNLINKABLE = /[#|^[\]]/;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const env = testGitEnv();
@@ -216,7 +219,9 @@ describe.skipIf(!haveFixtures)('move_note on real vaults: every link still leads
 
         // A vault whose notes Lucid cannot parse: the move of its most linked note is refused, naming why;
         // then its owner fixes the front matter (quotes the unfilled {{placeholders}}), as lint asks.
-        if (candidates(resolveAll(root, layout)).length === 0) {
+        // Which vaults these are is part of the test (a vault that changed kind fails here, not silently).
+        expect(candidates(resolveAll(root, layout)).length === 0, 'no note may move before the owner fixes front matter').toBe(REFUSED_UNTIL_FIXED.has(name));
+        if (REFUSED_UNTIL_FIXED.has(name)) {
           const [mostLinked] = [...backlinkForms(resolveAll(root, layout))].sort((a, b) => b[1].count - a[1].count)[0];
           const head = git('rev-parse', 'HEAD').trim();
           const refused = await mcp.call('move_note', { session, from: mostLinked, to: `moved by agent/${path.posix.basename(mostLinked)}`, reason: 'try' });

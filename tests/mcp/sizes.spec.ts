@@ -65,17 +65,21 @@ afterAll(async () => {
 describe('the text block of a reply', () => {
   it('is the structured result once, as compact JSON, for every tool; an error is a sentence', () => {
     expect(new Set(calls.map((c) => c.tool))).toEqual(new Set(tools.map((t) => t.name)));
-    for (const { label, result } of calls) {
-      expect(result.content, label).toHaveLength(1);
+    for (const { label, result } of calls) expect(result.content, label).toHaveLength(1);
+    // Which replies have no structured result is part of the test: only the error with nothing to add.
+    const structured = calls.filter((c) => c.result.structuredContent);
+    const plain = calls.filter((c) => !c.result.structuredContent);
+    expect(plain.map((c) => c.label)).toEqual(['read_note (missing: an error)']);
+    for (const { label, result } of structured) {
       const text = textOf(result);
-      if (result.structuredContent) {
-        expect(JSON.parse(text), label).toEqual(result.structuredContent);
-        expect(text, label).toBe(JSON.stringify(result.structuredContent));
-      } else {
-        expect(result.isError, label).toBe(true);
-        expect(text, label).toMatch(/^[A-Z].*\.$/s);
-        expect(() => JSON.parse(text), label).toThrow();
-      }
+      expect(JSON.parse(text), label).toEqual(result.structuredContent);
+      expect(text, label).toBe(JSON.stringify(result.structuredContent));
+    }
+    for (const { label, result } of plain) {
+      const text = textOf(result);
+      expect(result.isError, label).toBe(true);
+      expect(text, label).toMatch(/^[A-Z].*\.$/s);
+      expect(() => JSON.parse(text), label).toThrow();
     }
     const conflict = calls.find((c) => c.label === 'write_note (conflict)')?.result;
     expect(conflict?.isError).toBe(true);

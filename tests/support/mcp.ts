@@ -1,4 +1,5 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -181,6 +182,8 @@ export interface StdioServer {
   transport: StdioClientTransport;
   stderr: () => string;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: Record<string, unknown> }>;
+  /** Resolves when the server's process has ended (its 'close' event), with how it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -189,11 +192,11 @@ export interface StdioServer {
  */
 export async function spawnStdioServer(
   tv: Pick<TempVault, 'root' | 'env'>,
-  more: { env?: Record<string, string>; args?: string[] } = {},
+  more: { env?: Record<string, string>; args?: string[]; command?: { command: string; args: string[] } } = {},
 ): Promise<StdioServer> {
   const transport = new StdioClientTransport({
-    command: BIN,
-    args: ['mcp', '--vault', tv.root, ...(more.args ?? [])],
+    command: more.command?.command ?? BIN,
+    args: more.command?.args ?? ['mcp', '--vault', tv.root, ...(more.args ?? [])],
     env: { ...(tv.env as Record<string, string>), LUCID_USER: 'Test Person', ...more.env },
     stderr: 'pipe',
   });
@@ -203,9 +206,17 @@ export async function spawnStdioServer(
   });
   const client = new Client({ name: 'lucid-stdio-test', version: '0.0.0' });
   await client.connect(transport);
+  // The SDK keeps the child process to itself; its 'close' event is the one sure sign the server is gone.
+  const child = (transport as unknown as { _process?: ChildProcess })._process;
+  if (!child) throw new Error('the MCP server process did not start');
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('close', (code, signal) => resolve({ code, signal }));
+  });
   return {
     client,
     transport,
+    exited,
     stderr: () => stderr,
     call: async (name, args) =>
       (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult & { structuredContent?: Record<string, unknown> },

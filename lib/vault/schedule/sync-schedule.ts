@@ -54,7 +54,19 @@ export interface SyncScheduleOptions {
   log: (message: string) => void;
   /** The sync to run (default syncVault, through {@link syncExclusively}). */
   sync?: SyncRun;
+  /** What waits `ms` before a run (default: an unref'd setTimeout); tests pass their own and run each tick by hand. */
+  timer?: ScheduleTimer;
 }
+
+/** Calls `run` once after `ms`, unless cancelled first. */
+type ScheduleTimer = (run: () => void, ms: number) => { cancel(): void };
+
+/** The real wait: a timer that never keeps the process alive. */
+const unrefTimer: ScheduleTimer = (run, ms) => {
+  const handle = setTimeout(run, ms);
+  handle.unref();
+  return { cancel: () => clearTimeout(handle) };
+};
 
 /** A running schedule. */
 export interface SyncSchedule {
@@ -82,7 +94,8 @@ function describeSync(report: SyncReport): string | null {
  */
 export function startSyncSchedule(vault: Vault, options: SyncScheduleOptions): SyncSchedule {
   const sync = options.sync ?? syncVault;
-  let timer: NodeJS.Timeout | null = null;
+  const wait = options.timer ?? unrefTimer;
+  let timer: { cancel(): void } | null = null;
   let current: Promise<void> | null = null;
   let stopped = false;
   let lastError: string | null = null;
@@ -104,21 +117,20 @@ export function startSyncSchedule(vault: Vault, options: SyncScheduleOptions): S
 
   const arm = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
+    timer = wait(() => {
       timer = null;
       current = runOnce().finally(() => {
         current = null;
         arm();
       });
     }, options.everyMs);
-    timer.unref();
   };
   arm();
 
   return {
     async stop(waitMs = 10_000) {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      timer?.cancel();
       timer = null;
       if (!current) return;
       let cap: NodeJS.Timeout | undefined;

@@ -7,6 +7,8 @@ import { haveFixtures } from '../support/fixtures';
  * splits (hand-written sets included), changed only when the bootstrap interval of the difference
  * excludes zero. This recomputes that comparison, so a change that makes the default stale (a
  * strategy now clearly better, or the default clearly worse) fails here instead of going unnoticed.
+ * A measuring run of minutes over every fixture vault: in `npm run test:stress`, not in `npm test`
+ * (the decision rule itself is tests/unit/eval-default-decision.spec.ts).
  */
 describe.skipIf(!haveFixtures)('the default retrieval strategy', () => {
   it(`is still ${CURRENT_DEFAULT}: no strategy beats it on the pooled test splits with an interval above zero`, async () => {
