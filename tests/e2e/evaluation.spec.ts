@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { openUntilSeen } from '../support/pages/outside-edit';
 import { e2eVault } from '../support/e2e-vault';
 import { EvaluationPage } from '../support/pages/evaluation';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';

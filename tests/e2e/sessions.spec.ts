@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { e2eVault } from '../support/e2e-vault';

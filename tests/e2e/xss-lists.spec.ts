@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { openUntilSeen } from '../support/pages/outside-edit';
 import { e2eVault } from '../support/e2e-vault';
 import { NotePage } from '../support/pages/note-page';
