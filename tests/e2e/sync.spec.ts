@@ -134,11 +134,14 @@ test('a sync that fails says why in an alert, and the panel and the badge keep t
   await expect(remote.badge).toContainText('!');
 });
 
-test('the sync actions refuse forged calls without the gate, and nothing is pushed', async () => {
+test('the sync actions refuse forged calls without the gate, and nothing is pushed', async ({ page }) => {
   removeRemote();
   const bare = path.join(temp, 'forged.git');
   git(temp, ['init', '-q', '--bare', bare]);
   vault.git(['remote', 'add', 'origin', bare]);
+  const remote = new RemotePanel(page);
+  await remote.open();
+  const lastSync = await remote.lastSync.textContent();
   const manifest = JSON.parse(readFileSync(path.join('.next', 'server', 'server-reference-manifest.json'), 'utf8')) as {
     node: Record<string, { exportedName?: string }>;
   };
@@ -166,7 +169,12 @@ test('the sync actions refuse forged calls without the gate, and nothing is push
       expect(response.body).not.toContain(bare);
     }
   }
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // No sync started: the panel, opened after the refusals, finds none running and the last sync as it was.
+  await remote.open();
+  await expect(remote.syncButton).toBeEnabled();
+  await expect(remote.syncButton).toHaveText('Sync');
+  await expect(remote.panel.locator('[data-job]')).toHaveCount(0);
+  await expect(remote.lastSync).toHaveText(lastSync ?? '');
   expect(git(bare, ['for-each-ref'])).toBe('');
 });
 
