@@ -1,15 +1,28 @@
 'use client';
 
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { type ReactNode, useSyncExternalStore } from 'react';
 
 const FIELD = 'rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm';
 
-/** A list page's filter form: its fields in a row, and Clear filters (back to `clearHref`) while any is set. */
+const noSubscription = () => () => {};
+
+/**
+ * A list page's filter form: its fields in a row, and Clear filters (back to `clearHref`) while any is set.
+ * Each field's change is a new URL, made by React: until the page has hydrated the fields are
+ * disabled, so a choice made in the server-rendered page is never shown without being applied.
+ */
 export function FilterForm({ filtered, clearHref, children }: { filtered: boolean; clearHref: string; children: ReactNode }) {
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   return (
     <form aria-label="Filters" className="mb-3 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
-      {children}
+      <fieldset disabled={!hydrated} aria-busy={!hydrated} className="contents">
+        {children}
+      </fieldset>
       {filtered ? (
         <Link href={clearHref} className="pb-1.5 text-sm text-blue-800 underline">
           Clear filters

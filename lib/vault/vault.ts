@@ -101,6 +101,7 @@ export class Vault {
   private lastSync = 0;
   private watcher: VaultWatcher | null = null;
   private watching: WatchState = { mode: 'off' };
+  private readonly listingListeners = new Set<(paths: string[]) => void>();
   /** Whether the search index was compared with every file since the watcher's listing went live. */
   private searchPrimed = false;
   private searchSyncs: Promise<unknown> = Promise.resolve();
@@ -322,6 +323,17 @@ export class Vault {
     }
   }
 
+  /**
+   * Calls `listener` with the vault paths each time the file watcher has brought changes into the
+   * listing (another program's edits when their events arrive, Lucid's own at once): a search or a
+   * page rendered after the call sees them. Never called while the vault is not watching
+   * ({@link watchState}). Returns the unsubscribe.
+   */
+  onListingChange(listener: (paths: string[]) => void): () => void {
+    this.listingListeners.add(listener);
+    return () => this.listingListeners.delete(listener);
+  }
+
   /** How this vault notices edits made outside Lucid (see {@link WatchState}). */
   watchState(): WatchState {
     return { ...this.watching };
@@ -345,6 +357,9 @@ export class Vault {
       return this.watchState();
     }
     this.watcher = started;
+    started.onApplied((paths) => {
+      for (const listener of this.listingListeners) listener(paths);
+    });
     this.watching = { mode: 'watching' };
     this.searchPrimed = false;
     this.reader.setListingSource(() => (started.live ? started.listing() : null));

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -511,4 +511,16 @@ test('#11 #12 forged and oversized arguments to the changelog actions are refuse
   expect(huge.body).not.toMatch(/\n\s+at .+:\d+:\d+/);
   expect((await call('listChangelogAction', '[{}]')).body).toContain('"entries"');
   expect(fullSnapshot(vault)).toEqual(before);
+});
+
+test('the filters are disabled until the page has hydrated: a choice made earlier would change no URL', async ({ page }) => {
+  const scripts = /\/_next\/static\/.*\.js$/;
+  await page.route(scripts, (route) => route.abort());
+  const changelog = new ChangelogPage(page);
+  await changelog.open();
+  const form = page.getByRole('form', { name: 'Filters' });
+  for (const label of ['Actor', 'Operation', 'From']) await expect(form.getByLabel(label, { exact: true })).toBeDisabled();
+  await page.unroute(scripts);
+  await changelog.open();
+  for (const label of ['Actor', 'Operation', 'From']) await expect(form.getByLabel(label, { exact: true })).toBeEnabled();
 });

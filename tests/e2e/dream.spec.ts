@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { randomBytes } from 'node:crypto';
 import { findings, makeDreamRun, skillText } from '../support/dream-runs';
 import { e2eVault } from '../support/e2e-vault';

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { openUntilSeen } from '../support/pages/outside-edit';
+import { expect, test } from '../support/e2e-test';
+import { listenToWatcher } from '../support/pages/outside-edit';
 import { e2eVault } from '../support/e2e-vault';
 import { EvaluationPage } from '../support/pages/evaluation';
 
@@ -180,8 +180,8 @@ test('picking a strategy by its bar or its row lists the questions it missed, as
   await expect(evaluation.missed).toContainText(`No per-question results for ${theirs}`);
 });
 
+// The run itself takes 5–15 s here: every strategy answers every question of the demo's sets.
 test('Run evaluation shows its progress and writes a run note per set in one new commit, then shows it', async ({ page }) => {
-  test.setTimeout(240_000);
   const vault = e2eVault();
   const head = vault.git(['rev-parse', 'HEAD']).trim();
   const sets = vault.files('evals/questions').filter((f) => f.endsWith('.jsonl'));
@@ -189,7 +189,7 @@ test('Run evaluation shows its progress and writes a run note per set in one new
   await evaluation.open();
   await evaluation.runButton.click();
   await expect(evaluation.progress).toBeVisible();
-  await expect(evaluation.finished).toBeVisible({ timeout: 200_000 });
+  await expect(evaluation.finished).toBeVisible({ timeout: 45_000 });
 
   expect(vault.git(['rev-parse', 'HEAD~1']).trim()).toBe(head);
   const files = vault.git(['show', '--name-only', '--format=', 'HEAD']).trim().split('\n');
@@ -208,22 +208,28 @@ test('without runs the page offers the Run button; without question sets it says
   const vault = e2eVault();
   const head = vault.git(['rev-parse', 'HEAD']).trim();
   const evaluation = new EvaluationPage(page);
+  const watcher = await listenToWatcher();
   try {
     vault.git(['rm', '-r', '-q', '--', 'evals/runs']);
     vault.git(['commit', '-q', '-m', 'no runs']);
-    await openUntilSeen(() => evaluation.open(), page.getByRole('status').filter({ hasText: 'No evaluation run yet.' }));
+    await watcher.seen(/^evals\/runs\//);
+    await evaluation.open();
+    await expect(page.getByRole('status').filter({ hasText: 'No evaluation run yet.' })).toBeVisible();
     await expect(evaluation.runButton).toBeVisible();
     await expect(evaluation.strategies).toHaveCount(0);
 
     vault.git(['rm', '-r', '-q', '--', 'evals/questions']);
     vault.git(['commit', '-q', '-m', 'no question sets']);
+    await watcher.seen(/^evals\/questions\//);
+    await evaluation.open();
     const empty = page.getByRole('status').filter({ hasText: 'No question set yet.' });
-    await openUntilSeen(() => evaluation.open(), empty);
+    await expect(empty).toBeVisible();
     await expect(empty).toContainText(`lucid eval generate --vault ${vault.root}`);
     await expect(empty).toContainText('evals/questions/<set>.jsonl');
     await expect(empty).toContainText('"gold": [');
     await expect(evaluation.runButton).toHaveCount(0);
   } finally {
+    watcher.close();
     vault.git(['checkout', head, '--', 'evals']);
     vault.git(['commit', '-q', '-m', 'question sets and runs back']);
   }

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { e2eVault } from '../support/e2e-vault';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { randomBytes } from 'node:crypto';
 import { e2eVault } from '../support/e2e-vault';
 import { NotePage } from '../support/pages/note-page';

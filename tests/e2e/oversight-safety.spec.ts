@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
@@ -133,8 +134,9 @@ test.describe('#41 .git/index.lock present', () => {
   const lock = path.join(vault.root, '.git', 'index.lock');
   test.afterEach(() => rmSync(lock, { force: true }));
 
+  // "Fast": each message must come within the expect timeout (15 s), where waiting for the lock to
+  // go would hang. The test takes 10–25 s: four MCP calls, then five refusals through the pages.
   test('accept, edit, reject, revert and commit-uncommitted fail fast with a message naming .git/index.lock, and nothing changes', async ({ page }) => {
-    test.setTimeout(120_000);
     const agent = await mcpAgent('index-lock');
     const target = `Notes/e2e-lock-${uid()}.md`;
     const dirty = `Notes/e2e-lock-dirty-${uid()}.md`;
@@ -158,10 +160,8 @@ test.describe('#41 .git/index.lock present', () => {
     const before = fullSnapshot();
     const lockNamed = /\.git\/index\.lock/;
 
-    let started = Date.now();
     await inbox.acceptButton.click();
     await expect(alertOf(page)).toContainText(lockNamed);
-    expect(Date.now() - started).toBeLessThan(15_000);
 
     await inbox.editButton.click();
     await inbox.editor.fill('# Lock\n\none\ntwo, edited\n');
@@ -179,11 +179,9 @@ test.describe('#41 .git/index.lock present', () => {
     await changelog.open();
     const entry = changelog.entry(update.commit as string);
     const panel = await changelog.planRevert(entry);
-    started = Date.now();
-    const confirm = panel.getByRole('button', { name: 'Confirm revert' });
-    if (await confirm.isVisible()) await confirm.click();
+    // The dry run works on a temporary index, so the plan is offered; the revert itself is refused.
+    await panel.getByRole('button', { name: 'Confirm revert' }).click();
     await expect(panel.getByRole('alert')).toContainText(lockNamed);
-    expect(Date.now() - started).toBeLessThan(15_000);
     await expect(changelog.page.getByText(/^Reverted /)).toHaveCount(0);
 
     for (const box of await changelog.uncommitted.getByRole('checkbox').all()) await box.uncheck();
@@ -197,9 +195,11 @@ test.describe('#41 .git/index.lock present', () => {
   });
 });
 
-test.describe('#45 a a 10 MB note', () => {
+test.describe('#45 a 10 MB note', () => {
   test('its inbox item and its changelog diff say "too big" instead of hanging; saving 10 MB from the dashboard gives #12’s message', async ({ page }) => {
-    test.setTimeout(180_000);
+    // Slow by its size (10–25 s): a 10 MB note is written, committed, hashed for the snapshots and
+    // pasted into the editor. "Instead of hanging" is the expect timeout on each "too big".
+    test.slow();
     const target = `Notes/e2e-huge-${uid()}.md`;
     let text = '# Huge\n\n';
     for (let i = 0; text.length < 10_000_000; i += 1) text += `- line ${i} of a log that grew for years, about sixty bytes\n`;
@@ -212,17 +212,13 @@ test.describe('#45 a a 10 MB note', () => {
 
     const changelog = new ChangelogPage(page);
     await changelog.open();
-    let started = Date.now();
     const diff = await changelog.showDiff(changelog.entry(huge));
-    await expect(diff).toContainText('too big', { timeout: 10_000 });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(diff).toContainText('too big');
 
     const inbox = new InboxPage(page);
     await inbox.open();
-    started = Date.now();
     await inbox.select(target);
-    await expect(inbox.item).toContainText('too big', { timeout: 10_000 });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(inbox.item).toContainText('too big');
 
     const before = { ...fullSnapshot(), commits: commitCount() };
     await inbox.editButton.click();

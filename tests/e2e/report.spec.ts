@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { e2eVault } from '../support/e2e-vault';
 
 /** The weekly report from the overview, on the throwaway demo vault (anchored 2026-11-30), checked with raw git. */

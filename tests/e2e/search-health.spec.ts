@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { openUntilSeen } from '../support/pages/outside-edit';
+import { expect, test } from '../support/e2e-test';
+import { listenToWatcher } from '../support/pages/outside-edit';
 import { randomBytes } from 'node:crypto';
 import { e2eVault } from '../support/e2e-vault';
 
@@ -32,9 +32,14 @@ test('search filters by type and by folder', async ({ page }) => {
 test('the Health page lists a note the test broke, with its reason, linking to it', async ({ page }) => {
   const vault = e2eVault();
   const id = randomBytes(4).toString('hex');
+  const watcher = await listenToWatcher();
   vault.write(`Notes/broken-${id}.md`, '---\ntitle: [unclosed\n---\nbody\n');
   vault.write(`decisions/bad-${id}.md`, '---\ntype: decision\ndate: 2026-11-30\nstatus: maybe\n---\n# Bad\n');
-  await openUntilSeen(() => page.goto('/health'), page.getByRole('link', { name: `decisions/bad-${id}.md` }));
+  await watcher.seen(`Notes/broken-${id}.md`);
+  await watcher.seen(`decisions/bad-${id}.md`);
+  watcher.close();
+  await page.goto('/health');
+  await expect(page.getByRole('link', { name: `decisions/bad-${id}.md` })).toBeVisible();
   await expect(page.getByRole('link', { name: `Notes/broken-${id}.md` })).toBeVisible();
   await expect(page.getByText(/Invalid YAML on line 2/).first()).toBeVisible();
   const violation = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: `decisions/bad-${id}.md` }) });

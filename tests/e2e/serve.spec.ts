@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';

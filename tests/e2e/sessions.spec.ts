@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { e2eVault } from '../support/e2e-vault';
@@ -57,17 +57,18 @@ test('a session page lists exactly the commits whose Lucid-Session trailer names
   const sessions = new SessionsPage(page);
   const bySession = commitsBySession();
   const busiest = [...bySession].filter(([id]) => SESSION_ID.test(id)).sort((a, b) => b[1].length - a[1].length)[0];
-  const abandoned = ended().find((id) => field(id, 'outcome') === 'abandoned');
+  // The demo has one abandoned session (its client went away; Lucid ended it).
+  const abandoned = ended().find((id) => field(id, 'outcome') === 'abandoned') ?? '';
+  expect(abandoned).not.toBe('');
   expect(busiest[1].length).toBeGreaterThan(2);
-  for (const id of [busiest[0], abandoned ?? busiest[0]]) {
+  for (const id of [busiest[0], abandoned]) {
     await sessions.openSession(id);
     const shown = await sessions.edits.evaluateAll((items) => items.map((i) => i.getAttribute('data-sha')));
     expect(shown.sort()).toEqual([...(bySession.get(id) ?? [])].sort());
   }
-  if (abandoned) {
-    await expect(sessions.rule('ended')).toHaveAttribute('data-ok', 'false');
-    await expect(page.getByTestId('session-outcome').first()).toHaveAttribute('data-outcome', 'abandoned');
-  }
+  // The abandoned one is open now.
+  await expect(sessions.rule('ended')).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('session-outcome').first()).toHaveAttribute('data-outcome', 'abandoned');
   // Each entry opens to its diff.
   await sessions.openSession(busiest[0]);
   const first = sessions.edits.first();
@@ -88,7 +89,8 @@ test('the list pages newest first by cursor, older and newer, and filters by age
   await expect(sessions.rows.first()).toHaveAttribute('data-session', all[25]);
   const second = await sessions.ids();
   expect([...first, ...second]).toEqual(all.slice(0, first.length + second.length));
-  if (all.length <= 50) await expect(sessions.older).toHaveCount(0);
+  // The demo has fewer than 50 sessions; the specs before this one on its worker may have added some.
+  await expect(sessions.older).toHaveCount(all.length > 50 ? 1 : 0);
   // Newer goes back to the first page (so no Newest beside it), where neither is offered.
   await expect(sessions.newest).toHaveCount(0);
   await sessions.newer.click();
@@ -130,14 +132,15 @@ test('the list pages newest first by cursor, older and newer, and filters by age
   await expect(sessions.empty).toContainText('No sessions match these filters');
 });
 
-test('sessions run over MCP: the open one shows live, writing before searching is flagged, searching first is not, and an edit reverts from the session page', async ({
+test('sessions run over MCP: the open one shows live, writing without searching is flagged, searching first is not, and an edit reverts from the session page', async ({
   page,
 }) => {
   const sessions = new SessionsPage(page);
   await sessions.open();
   const client = await agentClient();
   try {
-    // Writes first, searches a second later, ends.
+    // Writes without any lookup, ends. (A search a second after the write is flagged too: git's
+    // times are to the second, so that case is in tests/mcp/session-protocol.spec.ts, on the test's clock.)
     const writer = (await call<{ session: string }>(client, 'start_session', { agent: 'e2e-proto', task: 'e2e: write first' })).session;
     await expect(sessions.row(writer).getByTestId('session-outcome')).toHaveAttribute('data-outcome', 'open');
     await call(client, 'write_note', {
@@ -147,9 +150,7 @@ test('sessions run over MCP: the open one shows live, writing before searching i
       content: '# Writer\n\nWritten before any search.\n',
       reason: 'e2e: write first',
     });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await call(client, 'search_notes', { query: 'retry webhooks' });
-    await call(client, 'end_session', { session: writer, summary: 'Wrote, then searched.', outcome: 'done' });
+    await call(client, 'end_session', { session: writer, summary: 'Wrote without looking.', outcome: 'done' });
     await expect(sessions.row(writer).getByTestId('session-outcome')).toHaveAttribute('data-outcome', 'done');
     await expect(sessions.row(writer).getByTestId('protocol-badge')).toHaveAttribute('data-ok', 'false');
 
@@ -170,7 +171,7 @@ test('sessions run over MCP: the open one shows live, writing before searching i
 
     await sessions.openSession(writer);
     await expect(sessions.rule('read-before-write')).toHaveAttribute('data-ok', 'false');
-    await expect(sessions.rule('read-before-write')).toContainText('came before it first searched');
+    await expect(sessions.rule('read-before-write')).toContainText('came before any lookup: no search or read was observed');
     await expect(page.getByTestId('protocol-check')).toHaveAttribute('data-ok', 'false');
 
     await sessions.openSession(reader);

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { openUntilSeen } from '../support/pages/outside-edit';
+import { expect, test } from '../support/e2e-test';
+import { listenToWatcher } from '../support/pages/outside-edit';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -43,12 +43,16 @@ test("the list shows the demo's molted skills; search filters as you type, sort 
   const vault = e2eVault();
   const name = `e2e-archived-${token()}`;
   fourVersions(vault.root, name);
+  const watcher = await listenToWatcher();
   mkdirSync(path.join(vault.root, 'skills/archive'), { recursive: true });
   vault.git(['mv', `skills/${name}.md`, `skills/archive/${name}.md`]);
   vault.git(['commit', '-qm', `Archive ${name}`]);
+  await watcher.seen(`skills/archive/${name}.md`);
+  watcher.close();
 
   const list = new SkillsListPage(page);
-  await openUntilSeen(() => list.open(), list.rows('Archived skills').filter({ hasText: name }));
+  await list.open();
+  await expect(list.rows('Archived skills').filter({ hasText: name })).toBeVisible();
   const migrations = list.row('skills/run-db-migrations-safely.md');
   await expect(migrations.getByTestId('skill-version')).toHaveText('5');
   await expect(migrations.getByTestId('skill-molts')).toHaveText('5');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -134,11 +134,17 @@ test('a sync that fails says why in an alert, and the panel and the badge keep t
   await expect(remote.badge).toContainText('!');
 });
 
-test('the sync actions refuse forged calls without the gate, and nothing is pushed', async () => {
+test('the sync actions refuse forged calls without the gate, and nothing is pushed', async ({ page }) => {
   removeRemote();
   const bare = path.join(temp, 'forged.git');
   git(temp, ['init', '-q', '--bare', bare]);
   vault.git(['remote', 'add', 'origin', bare]);
+  const remote = new RemotePanel(page);
+  await remote.open();
+  // The last sync's own time (its datetime; the text beside it says how long ago), or "never".
+  const lastSyncStamp = async () =>
+    (await remote.lastSync.locator('time').count()) > 0 ? await remote.lastSync.locator('time').getAttribute('datetime') : await remote.lastSync.textContent();
+  const lastSync = await lastSyncStamp();
   const manifest = JSON.parse(readFileSync(path.join('.next', 'server', 'server-reference-manifest.json'), 'utf8')) as {
     node: Record<string, { exportedName?: string }>;
   };
@@ -166,7 +172,12 @@ test('the sync actions refuse forged calls without the gate, and nothing is push
       expect(response.body).not.toContain(bare);
     }
   }
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // No sync started: the panel, opened after the refusals, finds none running and the last sync as it was.
+  await remote.open();
+  await expect(remote.syncButton).toBeEnabled();
+  await expect(remote.syncButton).toHaveText('Sync');
+  await expect(remote.panel.locator('[data-job]')).toHaveCount(0);
+  expect(await lastSyncStamp()).toBe(lastSync);
   expect(git(bare, ['for-each-ref'])).toBe('');
 });
 

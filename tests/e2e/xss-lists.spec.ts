@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import { openUntilSeen } from '../support/pages/outside-edit';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
+import { listenToWatcher } from '../support/pages/outside-edit';
 import { e2eVault } from '../support/e2e-vault';
 import { NotePage } from '../support/pages/note-page';
 
@@ -45,6 +46,7 @@ test('payloads in a file name, a title, front-matter values and a commit message
   page,
 }) => {
   const vault = e2eVault();
+  const watcher = await listenToWatcher();
   vault.write(NAME, NOTE);
   vault.git(['add', '--', NAME]);
   vault.git(['commit', '-q', '-m', MESSAGE, '--', NAME]);
@@ -59,11 +61,9 @@ test('payloads in a file name, a title, front-matter values and a commit message
     await expectInert(page);
 
     const results = page.getByRole('list', { name: 'Search results' });
-    const search = async () => {
-      await page.goto('/search');
-      await page.getByRole('searchbox').fill('zebraquartz');
-    };
-    await openUntilSeen(search, results.getByRole('listitem').first());
+    await watcher.seen(NAME);
+    await page.goto('/search');
+    await page.getByRole('searchbox').fill('zebraquartz');
     await expect(results.getByRole('listitem').first()).toContainText("<img src=x onerror=alert('title')>");
     await expectInert(page);
 
@@ -71,6 +71,7 @@ test('payloads in a file name, a title, front-matter values and a commit message
     await expectInert(page);
     expect(dialogs).toEqual([]);
   } finally {
+    watcher.close();
     vault.git(['rm', '-q', '--', NAME]);
     vault.git(['commit', '-q', '-m', 'remove the hostile note', '--', NAME]);
   }

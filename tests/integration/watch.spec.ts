@@ -224,6 +224,30 @@ describe('the file watcher keeps the listing and the search index up to date', (
     expect(reads).toBe(after);
   });
 
+  it('tells onListingChange the paths of each batch once the listing has them, and nothing after the unsubscribe', async () => {
+    const tv = tempVault();
+    const watcher = drivenWatcher();
+    const vault = await open(tv, { watcher: { subscribe: watcher.subscribe } });
+    const told: string[][] = [];
+    const stop = vault.onListingChange((changed) => told.push(changed));
+    fs.writeFileSync(path.join(tv.root, 'notes/gamma.md'), '# Gamma\n\nA kingfisher.\n');
+    fs.rmSync(path.join(tv.root, 'notes/deep/beta.md'));
+    watcher.emit(null, [
+      { type: 'create', path: path.join(tv.root, 'notes/gamma.md') },
+      { type: 'delete', path: path.join(tv.root, 'notes/deep/beta.md') },
+    ]);
+    await until(async () => told.length > 0, 'the listener is told');
+    expect(told).toEqual([['notes/deep/beta.md', 'notes/gamma.md']]);
+    expect(await paths(vault, 'kingfisher')).toEqual(['notes/gamma.md']);
+    // An event that changes nothing in the listing tells nobody.
+    watcher.emit(null, [{ type: 'update', path: path.join(tv.root, 'notes/gamma.md') }]);
+    stop();
+    fs.writeFileSync(path.join(tv.root, 'notes/delta.md'), '# Delta\n');
+    watcher.emit(null, [{ type: 'create', path: path.join(tv.root, 'notes/delta.md') }]);
+    await until(async () => (await vault.search('delta')).length > 0, 'the listing has delta');
+    expect(told).toHaveLength(1);
+  });
+
   it("sees Lucid's own write at once with the real watcher", async () => {
     const tv = tempVault();
     const vault = await open(tv);

@@ -2,13 +2,45 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 
-/** The demo vault the e2e webServer made, read with raw git and files (never through Lucid). */
+/**
+ * Each Playwright worker serves its own copy of the demo vault on its own port (tests/support/e2e-test.ts):
+ * the base port for the first worker, 20 more for each next one (the specs start servers of their own at
+ * the worker's port plus 7, 9 and 11). The slot is Playwright's parallel index, which a worker started
+ * again after a failure keeps.
+ */
+function slot(): number {
+  return Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+}
+
+function basePort(): number {
+  const port = Number(process.env.E2E_PORT);
+  if (!Number.isInteger(port) || port <= 0) throw new Error('E2E_PORT is not set: run the browser tests through `npm test` or `npx playwright test`.');
+  return port;
+}
+
+/** The demo vault globalSetup makes once per run (tests/support/e2e-setup.ts); each worker copies it. */
+export function e2eTemplate(): string {
+  return path.join(os.tmpdir(), `lucid-e2e-template-${basePort()}`);
+}
+
+/** This worker's vault folder. */
+export function e2eVaultRoot(): string {
+  return path.join(os.tmpdir(), `lucid-e2e-vault-${e2eServer().port}`);
+}
+
+/**
+ * This worker's demo vault, read with raw git and files (never through Lucid). It is made when the
+ * worker's first test starts, so a spec may call this at its top and use the vault in its tests.
+ */
 export function e2eVault() {
-  const root = process.env.E2E_VAULT;
-  if (!root || !existsSync(root)) throw new Error('E2E_VAULT is not set or missing: run the browser tests through `npm test` or `npx playwright test`.');
-  const git = (args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  const root = e2eVaultRoot();
+  const git = (args: string[]) => {
+    if (!existsSync(root)) throw new Error(`${root} is missing: import test from tests/support/e2e-test.ts, whose worker fixture makes it.`);
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  };
   const files = (dir = ''): string[] => {
     const out: string[] = [];
     for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
@@ -44,9 +76,9 @@ export function e2eVault() {
   };
 }
 
-/** The port and token the webServer was started with. */
+/** The port and token this worker's server is started with. */
 export function e2eServer() {
-  return { port: Number(process.env.E2E_PORT), token: process.env.E2E_TOKEN ?? '' };
+  return { port: basePort() + 20 * slot(), token: process.env.E2E_TOKEN ?? '' };
 }
 
 /** A raw HTTP request to the test server with any headers (a browser cannot forge Host or Origin). */

@@ -81,6 +81,9 @@ export class VaultWatcher {
   private burstTimer: ReturnType<typeof setTimeout> | null = null;
   private resubscribing: Promise<void> | null = null;
   private closed = false;
+  /** The paths the listing changed at since the last {@link onApplied} call, and who is told. */
+  private appliedPaths = new Set<string>();
+  private readonly appliedListeners = new Set<(paths: string[]) => void>();
 
   private constructor(
     private readonly root: string,
@@ -123,6 +126,7 @@ export class VaultWatcher {
     }
     watcher.ready = true;
     watcher.changed.clear();
+    watcher.appliedPaths.clear();
     watcher.schedule();
     await watcher.flushing;
     return watcher;
@@ -171,6 +175,15 @@ export class VaultWatcher {
     this.changes++;
     this.queued.add(path);
     this.schedule();
+  }
+
+  /**
+   * Calls `listener` each time events (or Lucid's own {@link touch}) have been applied to the listing,
+   * with the paths that changed: from then on, a listing or a search sees them. Returns the unsubscribe.
+   */
+  onApplied(listener: (paths: string[]) => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   /** Stops watching; no handle is left open. */
@@ -257,6 +270,7 @@ export class VaultWatcher {
         } finally {
           this.applying = false;
         }
+        this.tellApplied();
       })
       .catch((error) => this.fail(`the file watcher's listing could not be updated (${messageOf(error)})`));
   }
@@ -338,11 +352,25 @@ export class VaultWatcher {
     for (const path of [...this.files.keys()]) if (!seen.has(path)) this.drop(path, false);
   }
 
+  private tellApplied(): void {
+    if (this.appliedPaths.size === 0 || !this.ready) return;
+    const paths = [...this.appliedPaths].sort();
+    this.appliedPaths.clear();
+    for (const listener of this.appliedListeners) {
+      try {
+        listener(paths);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+
   private put(file: VaultFile): void {
     const known = this.files.get(file.path);
     if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
     this.files.set(file.path, file);
     this.changed.add(file.path);
+    this.appliedPaths.add(file.path);
     this.sorted = null;
     this.changes++;
     // Also when it was known: a link may have been pointed elsewhere, or replaced by a file.
@@ -354,6 +382,7 @@ export class VaultWatcher {
     this.forgetLink(rel);
     if (this.files.delete(rel)) {
       this.changed.add(rel);
+      this.appliedPaths.add(rel);
       this.sorted = null;
       this.changes++;
     }
@@ -367,6 +396,7 @@ export class VaultWatcher {
       this.forgetLink(path);
       this.files.delete(path);
       this.changed.add(path);
+      this.appliedPaths.add(path);
       this.sorted = null;
       this.changes++;
     }
