@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ImportEdge, importsOf, ruleFor } from '../../scripts/check-layers';
+import { type ImportEdge, importsOf } from '../../scripts/layers/imports';
+import { ruleFor } from '../../scripts/layers/rules';
 
 const ROOT = path.resolve('.');
 
