@@ -6,7 +6,7 @@ export * from './notes/schema';
 export * from './notes/links';
 export { createLinkResolver } from './notes/link-resolver';
 export * from './ids';
-export * from './config';
+export * from './notes/layout';
 export * from './git/changelog';
 export * from './git/commit-index';
 export { openVault, Vault, type LintReport } from './vault';

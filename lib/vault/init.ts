@@ -1,6 +1,6 @@
 import nodePath from 'node:path';
 import os from 'node:os';
-import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
+import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './notes/layout';
 import { VaultError, isVaultError } from './errors';
 import { hashBytes } from './notes/frontmatter';
 import { nodeFs, type VaultFs } from './fs';
@@ -13,7 +13,7 @@ import { parseFrontmatter } from './notes/frontmatter';
 import { memoryProtocol } from './agents/protocol';
 import { describeSecrets, findSecrets } from './write/secrets';
 import { openVault, type OpenVaultOptions, type Vault } from './vault';
-import { readLayout } from './config';
+import { readLayout } from './notes/layout';
 import { assertStateDir } from './write/confine';
 import type { FileChange } from './write/edit-types';
 

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import nodePath from 'node:path';
-import { readLayout, systemPrefixes, type VaultLayout } from './config';
+import { readLayout, systemPrefixes, type VaultLayout } from './notes/layout';
 import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
-import { oneLine } from './git/changelog';
+import { oneLine } from './text';
 import { machineName } from './git/commit-message';
 import { CommitIndex, foldersOfType, type CommitQuery, type CommitRecord } from './git/commit-index';
 import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitIdentity, type GitRepo } from './git/repo';
@@ -23,7 +23,7 @@ import { identityOf } from './write/commit';
 import type { EditRequest, EditResult } from './write/edit-types';
 import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
-import { isChangelogPath } from './config';
+import { isChangelogPath } from './notes/layout';
 import { normalizeNotePath } from './notes/paths';
 import type { IndexWorkers } from './search/index-pool';
 

@@ -1,4 +1,4 @@
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { SNAPSHOT_SUBJECT } from '../init';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';

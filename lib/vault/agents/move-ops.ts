@@ -1,4 +1,4 @@
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { VaultError, isVaultError } from '../errors';
 import { formatDate } from '../ids';
 import { editFrontmatter } from '../notes/frontmatter';

@@ -1,5 +1,5 @@
-import { isChangelogPath } from '../config';
-import { oneLine } from '../git/changelog';
+import { isChangelogPath } from '../notes/layout';
+import { oneLine } from '../text';
 import type { Note } from '../notes/note';
 import { basenameOf } from '../notes/paths';
 import type { SearchHit } from '../search/search-index';

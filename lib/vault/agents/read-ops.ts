@@ -1,4 +1,4 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { VaultError } from '../errors';
 import { maskSecrets } from '../write/secrets';
 import { observationTime, observeSession } from './sessions';

@@ -1,4 +1,4 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import type { Correction, StartSessionResult } from './contract';
 
 /**

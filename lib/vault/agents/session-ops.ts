@@ -1,4 +1,4 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { END_SESSION_TRAILER } from '../git/commit-message';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote } from '../notes/frontmatter';

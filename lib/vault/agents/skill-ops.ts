@@ -1,5 +1,5 @@
 import { moltTrailer } from '../git/commit-message';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote, parseFrontmatter } from '../notes/frontmatter';
 import { moltedText } from '../skills/molt';

@@ -1,4 +1,4 @@
-import { oneLine } from './changelog';
+import { oneLine } from '../text';
 import { trimEndOf } from '../text';
 
 /**

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { isVaultError, VaultError } from '../errors';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { runGit } from '../git/repo';
 import { type StatusEntry, vaultStatus } from '../git/status';
 import { decodeNoteBytes } from '../notes/frontmatter';

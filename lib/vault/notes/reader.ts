@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
-import { isChangelogPath, type VaultLayout } from '../config';
+import { isChangelogPath, type VaultLayout } from './layout';
 import { ioError } from '../write/atomic';
 import { readConfined, readConfinedMany } from '../write/confine';
 import { hashBytes } from './frontmatter';

@@ -1,5 +1,5 @@
 import nodePath from 'node:path';
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { VaultError } from '../errors';
 import { addChangelogLine, formatChangelogLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';

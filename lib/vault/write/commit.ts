@@ -1,5 +1,5 @@
 import nodePath from 'node:path';
-import type { VaultLayout } from '../config';
+import type { VaultLayout } from '../notes/layout';
 import type { FileOwner, VaultFs } from '../fs';
 import { addChangelogLine, formatChangelogLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
