@@ -1,5 +1,5 @@
 import { isChangelogPath } from '../notes/layout';
-import { SNAPSHOT_SUBJECT } from '../init';
+import { SNAPSHOT_SUBJECT } from '../git/commit-message';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
 import type { StatusEntry } from '../git/status';
