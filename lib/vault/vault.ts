@@ -13,7 +13,7 @@ import type { LinkResolver, ParsedLink } from './notes/links';
 import type { Note, VaultFile } from './notes/note';
 import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
 import type { NoteType } from './notes/schema';
-import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
+import { NoteReader, type LinkGraph, type LintReport } from './read/reader';
 import { syncSearchIndex } from './search/indexable';
 import { VaultWatcher, type WatcherOptions, type WatchState } from './watch/watcher';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
@@ -27,7 +27,7 @@ import { isChangelogPath } from './notes/layout';
 import { normalizeNotePath } from './notes/paths';
 import type { IndexWorkers } from './search/index-pool';
 
-export type { LinkGraph, LintReport } from './notes/reader';
+export type { LinkGraph, LintReport } from './read/reader';
 export type { WatchState } from './watch/watcher';
 export type { RecoveryReport, StageHook } from './write/journal';
 

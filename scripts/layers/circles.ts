@@ -22,7 +22,7 @@ export function addArrow(graph: Graph, from: string, to: string, line: number): 
 }
 
 /** The strongly connected components of `graph`, each sorted, in a stable order. */
-export function components(graph: Graph): string[][] {
+function components(graph: Graph): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

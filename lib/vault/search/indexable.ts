@@ -1,4 +1,4 @@
-import type { NoteReader } from '../notes/reader';
+import type { NoteReader } from '../read/reader';
 import { indexViewOf, type ParsedForIndex } from './index-parse';
 import { MIN_FILES_FOR_WORKERS, parser } from './index-pool';
 import type { IndexableNote, SearchIndex, SyncResult } from './search-index';
