@@ -18,7 +18,8 @@ import { openVault, removeSessionState, startSession, type Vault } from '../../l
 import { freshBuild } from '../../bin/compiled.mjs';
 import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
 import { dashboardSampling, everyPage, getPage, longestHistorySkill } from './pages';
-import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row } from './stats';
+import type { ResultRow } from './targets';
 import { applyTargets, readExplanations, summaryLine } from './targets';
 
 const { values: args } = parseArgs({
