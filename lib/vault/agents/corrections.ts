@@ -5,7 +5,7 @@ import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
 import type { StatusEntry } from '../git/status';
 import { formatTime } from '../ids';
 import { isNoteFile } from '../notes/paths';
-import { readConfined } from '../write/confine';
+import { readConfined } from '../write/confine-read';
 import { maskSecrets } from '../write/secrets';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';

@@ -6,7 +6,7 @@ import { runGit } from '../git/repo';
 import { type StatusEntry, vaultStatus } from '../git/status';
 import { decodeNoteBytes } from '../notes/frontmatter';
 import { isNoteFile, normalizeVaultPath } from '../notes/paths';
-import { readConfined } from '../write/confine';
+import { readConfined } from '../write/confine-read';
 import { maskSecrets } from '../write/secrets';
 import type { Vault } from '../vault';
 import type { UncommittedFile } from './revert-types';

@@ -4,7 +4,7 @@ import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import { isChangelogPath, type VaultLayout } from '../notes/layout';
 import { ioError } from '../write/atomic';
-import { readConfined, readConfinedMany } from '../write/confine';
+import { readConfined, readConfinedMany } from '../write/confine-read';
 import { hashBytes } from '../notes/frontmatter';
 import { computeBacklinks, createLinkResolver } from '../notes/link-resolver';
 import { isExternalTarget, type LinkResolver, type ParsedLink } from '../notes/links';

@@ -8,7 +8,8 @@ import { blobId, headCommit, runGit, type GitRepo } from '../git/repo';
 import { TEMP_PREFIX } from '../notes/paths';
 import { finishInterruptedSync, SYNC_RECORD } from './sync-record';
 import { ioError } from './atomic';
-import { applyWrite, readCurrentFile, resolveForWrite, unlinkConfined } from './confine';
+import { applyWrite, resolveForWrite, unlinkConfined } from './confine';
+import { readCurrentFile } from './confine-read';
 
 /**
  * The write-ahead record of one commit of the write path (`.lucid/write-ahead.json`): written
