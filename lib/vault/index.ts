@@ -22,6 +22,8 @@ export * from './write/secrets';
 export * from './agents/sessions';
 export * from './agents/session-context';
 export * from './agents/contract';
+export * from './agents/contract-read';
+export * from './agents/contract-write';
 export { renderStart } from './agents/render';
 export * from './agents/session-ops';
 export * from './agents/read-ops';

@@ -12,7 +12,7 @@ import type { Vault } from '../vault';
 import type { NoteLookup } from './note-lookup';
 import { peopleCommits, previousSession, timeOf } from './since-when';
 import { uncommittedNotes } from './worktree-status';
-import type { Correction, NoteCorrections, SinceLastSession } from './contract';
+import type { Correction, NoteCorrections, SinceLastSession } from './contract-read';
 
 /**
  * What people did to the vault since an agent's last session, read from the commit index and a
