@@ -8,7 +8,8 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { openVault, type Vault } from '../../lib/vault/index';
-import { questionTerms, REPO_ROOT } from './generate';
+import { REPO_ROOT } from './generate';
+import { questionTerms } from './words';
 import type { ResultRow } from './targets';
 
 /** The command line: `--large`, `--record`, `--compare FILE`, `--keep`, `--only`, `--pages`. */
