@@ -21,7 +21,8 @@ export * from './notes/note-formats';
 export * from './write/secrets';
 export * from './agents/sessions';
 export * from './agents/session-context';
-export * from './agents/contract';
+// contract.ts's building blocks (requiredText, oneOf, the shared fields) stay inside lib/vault.
+export { WRITE_MODES, inboxFlagSchema, type InboxFlag, INBOX_FLAGS, notASessionId, type InputProblem, inputProblem, parseInput } from './agents/contract';
 export * from './agents/contract-read';
 export * from './agents/contract-write';
 export { renderStart } from './agents/render';

@@ -27,7 +27,7 @@ export function orList(values: readonly unknown[]): string {
 }
 
 /** The refusal of a missing field. */
-export const required = (issue: Issue) => `${fieldOf(issue)} is required.`; /** The refusal of a field that is missing or not text. */
+const required = (issue: Issue) => `${fieldOf(issue)} is required.`; /** The refusal of a field that is missing or not text. */
 export const notText = (issue: Issue) => (issue.input === undefined ? required(issue) : `${fieldOf(issue)} must be text.`);
 
 /** Required text: not blank, at most `max` characters. */
