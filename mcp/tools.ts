@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { abandonSessions, isVaultError, memoryProtocol, readOpenSession, VaultError, type SessionOwner, type Vault } from '../lib/vault';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { abandonSessions, memoryProtocol, readOpenSession, type SessionOwner, type Vault } from '../lib/vault';
 import type { ToolContext } from './tools/context';
 import { plainToolList } from './tools/tool-list';
-import { errorReply } from './tools/reply';
+import { toolCalls } from './tools/calls';
 import { registerStartSession } from './tools/start-session';
 import { registerSearchNotes } from './tools/search-notes';
 import { registerReadNote } from './tools/read-note';
@@ -63,8 +63,8 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
   const server = new McpServer({ name: 'lucid', version: options.version ?? '0.1.0' }, { instructions: protocol });
   const owned = new Set<string>();
   const working = new Set<string>();
-  const running = new Set<Promise<unknown>>();
-  let closing = false;
+  const calls = toolCalls(log);
+  const { tool } = calls;
   let abandoned: Promise<string[]> | null = null;
 
   const { register, listTools } = plainToolList(server);
@@ -85,29 +85,6 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
     working.delete(session);
   };
 
-  function tool<A>(name: string, handler: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-    return (args: A) => {
-      if (closing) return Promise.resolve(errorReply(new VaultError('locked', 'The Lucid server is shutting down; nothing was done.')));
-      const call = (async () => {
-        try {
-          return await handler(args);
-        } catch (error) {
-          if (isVaultError(error)) return errorReply(error);
-          log(`${name} failed: ${(error as Error)?.stack ?? String(error)}`);
-          return errorReply(
-            new VaultError(
-              'io_error',
-              `Lucid could not finish ${name}: ${(error as Error)?.message ?? String(error)}. Nothing was committed by this call; try again.`,
-            ),
-          );
-        }
-      })();
-      running.add(call);
-      void call.finally(() => running.delete(call));
-      return call;
-    };
-  }
-
   const context: ToolContext = { vault, owner, register, tool, stillOpen, use, started, ended };
   for (const registerTool of TOOLS) registerTool(context);
 
@@ -122,8 +99,7 @@ export function buildServer(vault: Vault, options: BuildServerOptions = {}): Luc
 
   const abandonOpenSessions = (): Promise<string[]> => {
     abandoned ??= (async () => {
-      closing = true;
-      await Promise.allSettled([...running]);
+      await calls.close();
       const ids = [...owned].filter((id) => readOpenSession(vault, id));
       owned.clear();
       working.clear();
