@@ -5,7 +5,7 @@
  * construction, near misses (the same system with another task; tasks share some steps).
  */
 
-import { seeded } from './bench/generate';
+import { seeded } from './bench/words';
 import { TASKS } from './dream-skillgen-tasks';
 
 export interface GeneratedSkill {

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { systemPrefixes } from '../lib/vault/config';
+import { systemPrefixes } from '../lib/vault/notes/layout';
 import { type EvalQuestion, initVault, openVault, readQuestionSet, type Vault } from '../lib/vault/index';
 import { tokenizeQuery } from '../lib/vault/search/query';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv, commitAsOwner } from '../tests/support/fixtures';

@@ -1,10 +1,10 @@
 import nodePath from 'node:path';
 import os from 'node:os';
-import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './config';
+import { CONFIG_FILE, DEFAULT_LAYOUT, type VaultLayout } from './notes/layout';
 import { VaultError, isVaultError } from './errors';
 import { hashBytes } from './notes/frontmatter';
 import { nodeFs, type VaultFs } from './fs';
-import { trailerGrep, TRAILER } from './git/commit-message';
+import { SNAPSHOT_SUBJECT, trailerGrep, TRAILER } from './git/commit-message';
 import { gitConfig, gitSucceeds, runGit, type GitTarget } from './git/repo';
 import { systemClock, type Clock, type IdSource } from './ids';
 import { createLinkResolver } from './notes/link-resolver';
@@ -13,12 +13,9 @@ import { parseFrontmatter } from './notes/frontmatter';
 import { memoryProtocol } from './agents/protocol';
 import { describeSecrets, findSecrets } from './write/secrets';
 import { openVault, type OpenVaultOptions, type Vault } from './vault';
-import { readLayout } from './config';
+import { readLayout } from './notes/layout';
 import { assertStateDir } from './write/confine';
 import type { FileChange } from './write/edit-types';
-
-/** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
-export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';
 
 /** Lines `lucid init` makes sure the vault's .gitignore has. */
 const GITIGNORE_LINES = ['.lucid/', '.lucid-tmp-*', '.obsidian/workspace.json', '.obsidian/workspace-mobile.json', '.trash/'];

@@ -2,7 +2,7 @@ import nodePath from 'node:path';
 import type { Vault } from './vault';
 import { buildNote, type VaultFile } from './notes/note';
 import { NOTE_TYPES, type NoteType } from './notes/schema';
-import { readConfined } from './write/confine';
+import { readConfined } from './write/confine-read';
 
 /** The overview's figures about the vault as it is now (what happened in a span of time is `summarizeActivity`'s). */
 export interface VaultSummary {

@@ -32,3 +32,12 @@ export function trailingLineBreaksStart(text: string): number {
 
 /** The characters `\s` matches in a JavaScript regex, for {@link trimEndOf} and {@link trimStartOf}. */
 export const WHITESPACE = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+
+/** One line of text for a commit message or a changelog line: no line breaks, no control characters. */
+export function oneLine(value: string, max = 300): string {
+  const cleaned = value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cleaned.length > max ? `${cleaned.slice(0, max - 1)}…` : cleaned;
+}

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import nodePath from 'node:path';
-import { readLayout, systemPrefixes, type VaultLayout } from './config';
+import { readLayout, systemPrefixes, type VaultLayout } from './notes/layout';
 import { VaultError } from './errors';
 import { nodeFs, type VaultFs } from './fs';
-import { oneLine } from './git/changelog';
+import { oneLine } from './text';
 import { machineName } from './git/commit-message';
 import { CommitIndex, foldersOfType, type CommitQuery, type CommitRecord } from './git/commit-index';
 import { commitPatch, excludeStateDir, gitConfig, openRepo, type GitIdentity, type GitRepo } from './git/repo';
@@ -13,7 +13,7 @@ import type { LinkResolver, ParsedLink } from './notes/links';
 import type { Note, VaultFile } from './notes/note';
 import { normalizeVaultPath, TEMP_PREFIX } from './notes/paths';
 import type { NoteType } from './notes/schema';
-import { NoteReader, type LinkGraph, type LintReport } from './notes/reader';
+import { NoteReader, type LinkGraph, type LintReport } from './read/reader';
 import { syncSearchIndex } from './search/indexable';
 import { VaultWatcher, type WatcherOptions, type WatchState } from './watch/watcher';
 import { SearchIndex, type SearchHit, type SearchOptions } from './search/search-index';
@@ -23,11 +23,12 @@ import { identityOf } from './write/commit';
 import type { EditRequest, EditResult } from './write/edit-types';
 import type { RecoveryReport, StageHook } from './write/journal';
 import type { LockOptions } from './write/lock';
-import { isChangelogPath } from './config';
+import { sweepScratch } from './write/scratch';
+import { isChangelogPath } from './notes/layout';
 import { normalizeNotePath } from './notes/paths';
 import type { IndexWorkers } from './search/index-pool';
 
-export type { LinkGraph, LintReport } from './notes/reader';
+export type { LinkGraph, LintReport } from './read/reader';
 export type { WatchState } from './watch/watcher';
 export type { RecoveryReport, StageHook } from './write/journal';
 
@@ -485,31 +486,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   // An edit a dead writer left unfinished is finished or undone before anything is read. A live
   // writer holding the lock recovers it itself; a failure here leaves it to the next writer.
   await vault.recover().catch(() => undefined);
-  await sweepScratch(vault, (options.wallClock ?? systemClock)()).catch(() => undefined);
+  await sweepScratch(vault.fs, vault.stateDir(), (options.wallClock ?? systemClock)()).catch(() => undefined);
   if (options.watch) await vault.startWatching(options);
   return vault;
-}
-
-/** Scratch entries in `.lucid/` of a revert's dry run, an inbox merge and a commit's staging. */
-const SCRATCH = /^(revert-|merge-|stage-)[a-z2-7]{10}(\.(ours|base|theirs|index))?$/;
-
-/**
- * Removes the scratch files and folders a killed process left in the state folder (last changed
- * more than a minute before `now`, wall-clock time): a live revert, merge or commit removes its own.
- */
-async function sweepScratch(vault: Vault, now: Date): Promise<string[]> {
-  const dir = vault.stateDir();
-  const removed: string[] = [];
-  for (const entry of await vault.fs.readdir(dir).catch(() => [])) {
-    if (!SCRATCH.test(entry.name)) continue;
-    const abs = nodePath.join(dir, entry.name);
-    const stat = await vault.fs.lstat(abs).catch(() => null);
-    if (!stat || now.getTime() - stat.mtimeMs <= 60_000) continue;
-    if (stat.isDirectory()) {
-      for (const inner of await vault.fs.readdir(abs).catch(() => [])) await vault.fs.unlink(nodePath.join(abs, inner.name)).catch(() => undefined);
-      await vault.fs.rmdir(abs).catch(() => undefined);
-    } else if (stat.isFile()) await vault.fs.unlink(abs).catch(() => undefined);
-    removed.push(entry.name);
-  }
-  return removed;
 }

@@ -1,7 +1,7 @@
 /**
  * The benchmark's vault: generated deterministically (a seeded generator, a fixed clock) and
  * written through `git fast-import`, so 20,000 commits take a minute instead of hours. The result
- * is cached under .bench-cache/, keyed by a hash of this file and the note count; every run works
+ * is cached under .bench-cache/, keyed by a hash of this file, its vocabulary (words.ts) and the note count; every run works
  * on a copy, so runs never see each other's writes.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { initVault, mulberry32 } from '../../lib/vault/index';
+import { initVault } from '../../lib/vault/index';
+import { FILLER, FIRST, HUB_NAMES, LAST, SYLLABLES, WORDS, makeQuestions, seeded } from './words';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(HERE, '..', '..');
@@ -38,74 +39,11 @@ const PERSON = { name: 'Ana Lima', email: 'ana@example.org' };
 const AGENTS = ['claude-code', 'cursor', 'codex', 'aider'];
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-/** The same numbers on every machine (the lib's mulberry32). */
-export const seeded = mulberry32;
-
-const WORDS = `migration postgres latency budget cache index schema session agent skill decision project review
-deploy rollback incident metric dashboard search memory vault note link backlink history commit revert inbox
-proposal person team roadmap quarter customer billing invoice retry queue worker cron backup restore ledger
-webhook payment refund subscription tenant region failover replica shard partition vacuum timeout throttle
-rate limit alert pager oncall runbook outage postmortem capacity forecast cost storage bucket object upload
-download stream batch pipeline etl warehouse report export import parser tokenizer embedding ranking recall
-precision evaluation benchmark fixture test flaky build release version changelog branch merge conflict
-onboarding hiring interview contract vendor license security audit secret token rotation encryption key
-certificate domain proxy gateway load balancer kubernetes container image registry terraform module network
-firewall subnet vpn latency jitter throughput memory leak profile trace span log retention privacy consent
-design mockup accessibility mobile desktop browser offline sync conflict merge editor markdown preview
-analytics funnel churn pricing discount trial plan seat quota usage meter alerting slo sli error budget`
-  .split(/\s+/)
-  .filter(Boolean);
-const FILLER =
-  'the a we it this that for with and but so then when because after before about into over under our their its was is are were be will can should would might'.split(
-    ' ',
-  );
-const FIRST =
-  'Ana Ben Carla Dev Elif Farid Greta Hugo Ines Jonas Kemal Lena Mateo Nora Omar Priya Quinn Rosa Sami Tara Umar Vera Wren Xia Yusuf Zoe Alma Bruno Chen Dana'.split(
-    ' ',
-  );
-const LAST = 'Lima Okafor Novak Berg Silva Tanaka Moreau Haddad Kowalski Rossi Jensen Park Nguyen Costa Meyer Ibrahim Larsen Petrov Santos Walsh'.split(' ');
-const SYLLABLES = 'at las bor eal is cor vin del ta nim bus or ion lyra kes trel hal cy on mer idi an pol aris qua sar rho dan sol ace tur bine vel ox'.split(
-  ' ',
-);
-const HUB_NAMES = ['Platform Roadmap', 'Engineering Handbook', 'Incident Process', 'Billing Overview', 'Data Platform'];
-const STOP = new Set([
-  ...FILLER,
-  'why',
-  'did',
-  'do',
-  'does',
-  'how',
-  'what',
-  'who',
-  'which',
-  'where',
-  'us',
-  'to',
-  'of',
-  'on',
-  'in',
-  'at',
-  'by',
-  'from',
-  'us?',
-  'owns',
-  'has',
-]);
-
-/** The question's terms for ripgrep: its words less the stop words. */
-export function questionTerms(question: string): string[] {
-  const words = question
-    .toLowerCase()
-    .replace(/[^a-z0-9\s-]/g, ' ')
-    .split(/\s+/)
-    .filter((w) => w.length >= 3 && !STOP.has(w));
-  return [...new Set(words)];
-}
-
 /** Where the cached vault for `notes` notes lives (its name carries the generator's hash). */
 function cachePath(notes: number): string {
   const source = readFileSync(fileURLToPath(import.meta.url));
-  const hash = createHash('sha256').update(source).update(String(notes)).digest('hex').slice(0, 16);
+  const words = readFileSync(path.join(HERE, 'words.ts'));
+  const hash = createHash('sha256').update(source).update(words).update(String(notes)).digest('hex').slice(0, 16);
   return path.join(CACHE_DIR, `vault-${notes}-${hash}`);
 }
 
@@ -499,19 +437,4 @@ async function generate(root: string, total: number): Promise<VaultManifest> {
     questions,
     generatedIn: 0,
   };
-}
-
-function makeQuestions(rand: () => number, projects: string[], people: string[]): string[] {
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
-  const templates = [
-    () => `why did we move the ${pick(WORDS)} to ${pick(WORDS)}`,
-    () => `who owns ${pick(projects)}`,
-    () => `what is our ${pick(WORDS)} policy for ${pick(WORDS)}`,
-    () => `how do we ${pick(['fix', 'roll back', 'test', 'deploy', 'monitor'])} the ${pick(WORDS)} ${pick(WORDS)}`,
-    () => `what did ${pick(people).split(' ')[0]} decide about ${pick(WORDS)}`,
-    () => `${pick(WORDS)} ${pick(WORDS)} incident`,
-    () => `when did the ${pick(WORDS)} ${pick(WORDS)} change`,
-    () => `status of ${pick(projects)} ${pick(WORDS)}`,
-  ];
-  return Array.from({ length: 200 }, () => pick(templates)());
 }

@@ -3,131 +3,39 @@
  * for on a generated vault, each figure beside a fixed baseline measured in the same run,
  * interleaved, and reports value / baseline. See bench/README.md for the method.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { createHash, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import Database from 'better-sqlite3';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { openVault, removeSessionState, startSession, type Vault } from '../../lib/vault/index';
+import { removeSessionState, startSession } from '../../lib/vault/index';
 import { freshBuild } from '../../bin/compiled.mjs';
-import { cachedVault, copyVault, questionTerms, REPO_ROOT, type VaultManifest } from './generate';
-import { dashboardSampling, everyPage, getPage, longestHistorySkill } from './pages';
-import { compareRatios, failedRow, formatTable, interleave, interleaveAll, median, percentileRows, row, type ResultRow } from './stats';
+import { cachedVault, copyVault, REPO_ROOT, type VaultManifest } from './generate';
+import { compareRatios, formatTable, interleave, interleaveAll, median, percentileRows, row } from './stats';
+import type { ResultRow } from './targets';
 import { applyTargets, readExplanations, summaryLine } from './targets';
-
-const { values: args } = parseArgs({
-  options: {
-    large: { type: 'boolean', default: false },
-    record: { type: 'boolean', default: false },
-    compare: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    pages: { type: 'string' },
-  },
-});
-const SECTIONS = ['index', 'search', 'library', 'write', 'cli', 'dashboard'];
-/** `--only index,search`: run some sections (while working on one path); a full run for the record. */
-const only = new Set(args.only ? args.only.split(',') : SECTIONS);
-const NOTES = args.large ? 50_000 : 10_000;
-/** `--pages all` (always with `--large`): the dashboard section measures every page of app/, not only its own list. */
-const ALL_PAGES = args.large || args.pages === 'all';
-const BIN = path.join(REPO_ROOT, 'bin', 'lucid');
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', LUCID_USER: 'Bench Person', NEXT_TELEMETRY_DISABLED: '1' };
-const rows: ResultRow[] = [];
-const started = performance.now();
-let lastSay = started;
-const say = (line: string) => {
-  const now = performance.now();
-  process.stdout.write(`[${((now - started) / 1000).toFixed(0).padStart(4)} s, +${((now - lastSay) / 1000).toFixed(0)} s] ${line}\n`);
-  lastSay = now;
-};
-
-function run(command: string, argv: string[], cwd: string, allowFail = false): string {
-  const r = spawnSync(command, argv, { cwd, env: GIT_ENV, encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0 && !(allowFail && r.status === 1)) throw new Error(`${command} ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
-  return r.stdout;
-}
-
-/** ripgrep: Debian's package, installed when missing and root; null (with the reason said) otherwise. */
-function findRipgrep(): string | null {
-  const which = () => spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim() || null;
-  let rg = which();
-  if (!rg && process.getuid?.() === 0) {
-    say("ripgrep is missing; installing Debian's package (apt-get install -y ripgrep)…");
-    spawnSync('apt-get', ['install', '-y', 'ripgrep'], { stdio: 'ignore' });
-    rg = which();
-  }
-  if (!rg)
-    say(
-      'ripgrep (rg) is not installed and this is not root, so it cannot be installed: the search, start_session and backlinks figures are measured without their baselines (no ratios). Install it with `apt-get install ripgrep`.',
-    );
-  return rg;
-}
-
-function machine(): string {
-  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const git = spawnSync('git', ['--version'], { encoding: 'utf8' }).stdout.trim().replace('git version ', '');
-  return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Linux ${os.release()}, Node ${process.version.slice(1)}, git ${git}`;
-}
-
-/** Calls `visit` with every note's path and bytes, skipping dot folders. */
-function forEachNote(root: string, visit: (full: string, bytes: Buffer) => void): void {
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.md')) visit(full, readFileSync(full));
-    }
-  };
-  walk(root);
-}
-
-/**
- * The least any reader of the whole vault must do: read every note's bytes, hash them and find its
- * links. Reading alone (a fifth of a second from the page cache) swung by 80 % with the machine's
- * load; hashing and scanning make the yardstick CPU-bound, like the work it stands beside.
- */
-function readEveryFile(root: string): number {
-  let links = 0;
-  forEachNote(root, (_full, bytes) => {
-    createHash('sha256').update(bytes).digest();
-    links += bytes.toString('utf8').split('[[').length - 1;
-  });
-  return links;
-}
-
-/**
- * The least any index build must do: what `readEveryFile` does, and store the bytes in a plain
- * SQLite table in one transaction with the index's own journal settings (WAL, synchronous NORMAL).
- * Reading, hashing and scanning alone missed the build's wait on the shared disk, where it writes a
- * 100 MB file. The table lives in the run's temporary folder, outside the vault.
- */
-function readAndStoreEveryFile(root: string, dbPath: string): number {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
-  const db = new Database(dbPath);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE notes (path TEXT PRIMARY KEY, hash BLOB, links INTEGER, body TEXT)');
-  const insert = db.prepare('INSERT INTO notes VALUES (?, ?, ?, ?)');
-  let links = 0;
-  db.transaction(() =>
-    forEachNote(root, (full, bytes) => {
-      const text = bytes.toString('utf8');
-      const count = text.split('[[').length - 1;
-      links += count;
-      insert.run(full, createHash('sha256').update(bytes).digest(), count, text);
-    }),
-  )();
-  db.close();
-  return links;
-}
+import {
+  args,
+  BIN,
+  GIT_ENV,
+  GIT_LOG_PAGE,
+  NOTES,
+  findRipgrep,
+  machine,
+  markWord,
+  mostEditedNote,
+  only,
+  openBenchVault,
+  readAndStoreEveryFile,
+  rgSearch,
+  rows,
+  run,
+  say,
+  started,
+} from './common';
+import { measureDashboard } from './dashboard';
 
 async function main(): Promise<void> {
   say(`Lucid benchmark (${NOTES.toLocaleString('en')} notes) on ${machine()}`);
@@ -147,48 +55,6 @@ async function main(): Promise<void> {
     if (!args.keep) rmSync(work, { recursive: true, force: true });
   }
   finish(manifest);
-}
-
-function rgSearch(rg: string | null, root: string, question: string): (() => void) | null {
-  if (!rg) return null;
-  const terms = questionTerms(question).flatMap((t) => ['-e', t]);
-  return () => run(rg, ['-l', '-i', ...terms, '.'], root, true);
-}
-
-const GIT_LOG_PAGE = ['log', '-n', '100', '--format=%H%x00%an%x00%at%x00%B'];
-
-/** The most edited note: its history is the longest a page shows. */
-function mostEditedNote(root: string): string {
-  const counts = new Map<string, number>();
-  for (const line of run('git', ['log', '-n', '5000', '--format=', '--name-only'], root).split('\n')) {
-    if (!line.endsWith('.md') || line.startsWith('changelog')) continue;
-    counts.set(line, (counts.get(line) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-}
-
-/**
- * `watch`: as the long-lived processes open it (the MCP server, the dashboard): a file watcher keeps
- * the listing. The index build parses in worker threads, as `lucid` does; from the sources, through
- * tsx's require hook.
- */
-async function openBenchVault(root: string, watch = false): Promise<Vault> {
-  const vault = await openVault({
-    root,
-    env: GIT_ENV,
-    fallbackUser: 'Bench Person',
-    watch,
-    onWarning: (message) => say(`warning: ${message}`),
-    indexWorkers: { script: path.join(REPO_ROOT, 'lib', 'vault', 'search', 'index-worker-tsx.cjs') },
-  });
-  if (watch && vault.watchState().mode !== 'watching')
-    say(`the file watcher is not running (${vault.watchState().reason}): the figures below are the fallback's`);
-  return vault;
-}
-
-/** A word no note of the generated vault holds, different for each `n` (letters only: the tokenizer keeps it whole). */
-function markWord(n: number): string {
-  return `zqmark${[...n.toString(26)].map((c) => String.fromCharCode(97 + Number.parseInt(c, 26))).join('')}`;
 }
 
 async function measureIndex(root: string, manifest: VaultManifest): Promise<void> {
@@ -400,208 +266,6 @@ async function measureCli(): Promise<void> {
   if (!build.fresh) say(`The compiled CLI is not in use (${build.why}): lucid --help is timed from the TypeScript sources.`);
   const s = await interleave(15, node([BIN, '--help']), node(['-e', '0']), { warmup: 1 });
   rows.push(row('lucid --help (median)', 'ms', median(s.a), 'node -e 0', median(s.b)));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Peak resident memory (VmHWM) of a process and all its descendants, summed, in MB. */
-function treePeakRss(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  let total = 0;
-  const visit = (p: number) => {
-    try {
-      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
-      total += Number(kb ?? 0);
-    } catch {
-      // Gone.
-    }
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return total / 1024;
-}
-
-/** A bare Node process's own peak resident memory, in MB. */
-function bareNodeRss(): number {
-  const out = run(
-    process.execPath,
-    ['-e', "process.stdout.write(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])"],
-    REPO_ROOT,
-  );
-  return Number(out) / 1024;
-}
-
-async function startServer(root: string): Promise<{ child: ChildProcess; port: number; cookie: string; stop: () => Promise<void>; output: () => string }> {
-  const port = await freePort();
-  const token = randomBytes(24).toString('base64url');
-  const child = spawn(process.execPath, [BIN, 'serve', '--vault', root, '--port', String(port), '--no-build'], {
-    cwd: REPO_ROOT,
-    env: { ...GIT_ENV, LUCID_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!output.includes('Open: ')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`lucid serve did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  // The token becomes the cookie lucid_<port> through /?token=, as a person's browser gets it.
-  const response = await fetch(`http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`, { redirect: 'manual' });
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
-  if (!cookie.startsWith(`lucid_${port}=`)) throw new Error(`no cookie from the token exchange (status ${response.status})`);
-  await response.arrayBuffer();
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  };
-  // What the server printed, so a failed page's row carries the server's reason.
-  return { child, port, cookie, stop, output: () => output };
-}
-
-async function measureDashboard(root: string, manifest: VaultManifest, rg: string | null): Promise<void> {
-  say('Dashboard: building once when needed…');
-  const build = spawnSync(process.execPath, [BIN, 'build'], { cwd: REPO_ROOT, env: GIT_ENV, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (build.status !== 0) throw new Error('lucid build failed');
-  const hub = manifest.hubs[0];
-  const question = manifest.questions[0];
-  const history = ['log', '--follow', '-p', '--', hub.path];
-  const skill = longestHistorySkill((argv) => run('git', argv, root));
-  // Pages that exist; a later page adds a line here with the baseline that stands for its work.
-  // The first request after start reads the vault; the overview comes first, so its baseline is reading every note.
-  const pages: { name: string; url: string; baseline: string; run: () => unknown; first?: { baseline: string; run: () => unknown } }[] = [
-    {
-      name: 'page / (overview)',
-      url: '/',
-      baseline: 'git log -n 100 --format=…',
-      run: () => run('git', GIT_LOG_PAGE, root),
-      first: { baseline: 'read, hash and scan every note in Node', run: () => readEveryFile(root) },
-    },
-    {
-      name: 'page /notes/<note with 200 backlinks>',
-      url: `/notes/${hub.path.split('/').map(encodeURIComponent).join('/')}`,
-      baseline: 'git log --follow -p -- <path>',
-      run: () => run('git', history, root),
-    },
-    {
-      name: 'page /search?q=…',
-      url: `/search?q=${encodeURIComponent(question)}`,
-      baseline: "rg -l -i -e T1 … (the query's terms)",
-      run: rgSearch(rg, root, question) ?? (() => undefined),
-    },
-    { name: 'page /changelog', url: '/changelog', baseline: 'git log -n 100 --format=…', run: () => run('git', GIT_LOG_PAGE, root) },
-    // The page shows every version of the skill (each one's text read for its version number), its
-    // current text and one diff: git's own account of the same is the file's history with every patch.
-    ...(skill
-      ? [
-          {
-            name: 'page /skills/<skill with the longest history>',
-            url: `/skills/${encodeURIComponent(skill)}`,
-            baseline: 'git log --follow -p -- <skill path>',
-            run: () => run('git', ['log', '--follow', '-p', '--', `skills/${skill}.md`], root),
-          },
-        ]
-      : []),
-  ];
-  if (ALL_PAGES) pages.push(...everyPage(root, pages, GIT_LOG_PAGE));
-  const { starts, warmPerStart, timeoutMs } = dashboardSampling(args.large);
-  // A page that fails or does not answer in time is recorded as failed; the others are still measured.
-  const failed = new Map<string, string>();
-  const first = new Map<string, { a: number[]; b: number[] }>();
-  const warm = new Map<string, { a: number[]; b: number[] }>();
-  const rss: number[] = [];
-  const rssBase: number[] = [];
-  for (let s = 0; s < starts; s += 1) {
-    say(`Dashboard: server start ${s + 1} of ${starts}, ${pages.length} pages × (1 first + ${warmPerStart} warm)…`);
-    const server = await startServer(root);
-    try {
-      const get = (url: string) => () => getPage(server.port, url, server.cookie, timeoutMs);
-      const live = () => pages.filter((page) => !failed.has(page.name));
-      const attempt = async (page: (typeof pages)[number], measure: () => Promise<void>) => {
-        const since = server.output().length;
-        await measure().catch((error: Error) => failed.set(page.name, `${error.message}${serverSaid(server.output().slice(since))}`));
-      };
-      for (const page of live()) {
-        await attempt(page, async () => {
-          const t = await interleave(1, get(page.url), page.first?.run ?? page.run);
-          const f = first.get(page.name) ?? { a: [], b: [] };
-          f.a.push(...t.a);
-          f.b.push(...t.b);
-          first.set(page.name, f);
-          if (ALL_PAGES) say(`  ${page.name}: ${(t.a[0] / 1000).toFixed(1)} s`);
-        });
-      }
-      for (const page of live()) {
-        await attempt(page, async () => {
-          const t = await interleave(warmPerStart, get(page.url), page.run, { warmup: 1 });
-          const w = warm.get(page.name) ?? { a: [], b: [] };
-          w.a.push(...t.a);
-          w.b.push(...t.b);
-          warm.set(page.name, w);
-        });
-      }
-      rss.push(treePeakRss(server.child.pid!));
-      rssBase.push(bareNodeRss());
-    } finally {
-      await server.stop();
-    }
-  }
-  const canRatio = (page: (typeof pages)[number]) => rg !== null || !page.baseline.startsWith('rg');
-  for (const page of pages) {
-    // A page that failed in one start keeps the samples of the others, each row with the failure.
-    const error = failed.get(page.name);
-    if (error) say(`Dashboard: ${page.name} failed: ${error}`);
-    const mark = (r: ResultRow): ResultRow => (error ? { ...r, error } : r);
-    const f = first.get(page.name);
-    const w = warm.get(page.name);
-    rows.push(
-      f
-        ? mark(
-            row(
-              `${page.name}, first request after start (median of ${f.a.length})`,
-              'ms',
-              median(f.a),
-              canRatio(page) ? (page.first?.baseline ?? page.baseline) : null,
-              canRatio(page) ? median(f.b) : null,
-            ),
-          )
-        : failedRow(`${page.name}, first request after start`, 'ms', error ?? 'no sample'),
-    );
-    rows.push(
-      ...(w
-        ? percentileRows(`${page.name}, warm`, w, canRatio(page) ? page.baseline : null).map(mark)
-        : ['warm p50', 'warm p95'].map((what) => failedRow(`${page.name}, ${what}`, 'ms', error ?? 'no sample'))),
-    );
-  }
-  rows.push(row(`server peak RSS, process tree (median of ${starts})`, 'MB', median(rss), 'peak RSS of a bare node process', median(rssBase)));
-}
-
-/** The server's last error lines, for a failed page's row ('' when it printed none). */
-function serverSaid(output: string): string {
-  const lines = output.split('\n').filter((l) => /error|Error|heap|killed|ENOMEM|ETIMEDOUT/.test(l));
-  return lines.length ? ` (the server said: ${lines.slice(-3).join(' / ').slice(0, 600)})` : '';
 }
 
 function finish(manifest: VaultManifest): void {

@@ -1,26 +1,5 @@
 /** The benchmark's arithmetic: percentiles, interleaved sampling, and the table of ratios. */
-import { describeTarget, type Target } from './targets';
-
-/** One line of bench/results.json. */
-export interface ResultRow {
-  name: string;
-  /** null when the figure could not be measured at all (a page that failed; `error` says how). */
-  value: number | null;
-  unit: string;
-  /** What the baseline is, in words (the command or code it times). */
-  baseline: string | null;
-  baseline_value: number | null;
-  /** value / baseline_value; null when the baseline could not be measured (e.g. no ripgrep). */
-  ratio: number | null;
-  /** Issue 18's target for this figure (scripts/bench/targets.ts); null when it has none. */
-  target: Target | null;
-  /** Whether the target is met; null without a target or when the figure has no baseline. */
-  met: boolean | null;
-  /** Why a missed target is missed (bench/explanations.json), present only when met is false. */
-  why?: string | null;
-  /** What went wrong when the figure could not be measured. */
-  error?: string;
-}
+import { describeTarget, type ResultRow } from './targets';
 
 /** The `p`-th percentile (0..100) by nearest rank; NaN for no samples. */
 export function percentile(samples: readonly number[], p: number): number {

@@ -6,7 +6,6 @@
  * kept in git, and copied into each missed row's `why`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { ResultRow } from './stats';
 
 /** What a row must reach. */
 export interface Target {
@@ -27,6 +26,27 @@ const pageRows = (page: string, max: number): Record<string, Target> => ({
   [`${page}, warm p50`]: ratio(max),
   [`${page}, warm p95`]: ratio(max),
 });
+
+/** One line of bench/results.json. */
+export interface ResultRow {
+  name: string;
+  /** null when the figure could not be measured at all (a page that failed; `error` says how). */
+  value: number | null;
+  unit: string;
+  /** What the baseline is, in words (the command or code it times). */
+  baseline: string | null;
+  baseline_value: number | null;
+  /** value / baseline_value; null when the baseline could not be measured (e.g. no ripgrep). */
+  ratio: number | null;
+  /** Issue 18's target for this figure (scripts/bench/targets.ts); null when it has none. */
+  target: Target | null;
+  /** Whether the target is met; null without a target or when the figure has no baseline. */
+  met: boolean | null;
+  /** Why a missed target is missed (bench/explanations.json), present only when met is false. */
+  why?: string | null;
+  /** What went wrong when the figure could not be measured. */
+  error?: string;
+}
 
 /** Issue 18, on the 10,000-note vault with 20,000 commits. */
 export const TARGETS: Readonly<Record<string, Target>> = {

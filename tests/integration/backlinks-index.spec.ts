@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initVault, openVault, type Vault } from '../../lib/vault/index';
-import { NoteReader } from '../../lib/vault/notes/reader';
+import { NoteReader } from '../../lib/vault/read/reader';
 import { nodeFs } from '../../lib/vault/fs';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';
 import { makeTempVault, type TempVault } from '../support/temp-vault';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFs } from '../../lib/vault/fs';
-import { readConfinedMany } from '../../lib/vault/write/confine';
+import { readConfinedMany } from '../../lib/vault/write/confine-read';
 import { makeTempVault, type TempVault } from '../support/temp-vault';
 
 const openFds = () => fs.readdirSync('/proc/self/fd').length;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isVaultError } from '../../lib/vault/errors';
-import { SEARCH_SCHEMA_VERSION, SearchIndex, type FileStamp, type IndexableNote } from '../../lib/vault/search/search-index';
+import { SEARCH_SCHEMA_VERSION, SearchIndex, type FileStamp } from '../../lib/vault/search/search-index';
+import type { IndexableNote } from '../../lib/vault/search/index-parse';
 
 let dir: string;
 let dbPath: string;

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SinceLastSession, StartSessionResult } from '../../lib/vault/agents/contract';
+import type { SinceLastSession, StartSessionResult } from '../../lib/vault/agents/contract-read';
 import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import { isNoteFile } from '../../lib/vault/notes/paths';
 import { commitAsOwner, copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv } from '../support/fixtures';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReadNoteResult } from '../../lib/vault/agents/contract';
+import type { ReadNoteResult } from '../../lib/vault/agents/contract-read';
 import { initVault, openVault } from '../../lib/vault/index';
 import { copyFixture, haveFixtures, testGitEnv, commitAsOwner } from '../support/fixtures';
 import { cleanedAfterEach, openWithMcp, connectInMemory, ok, textOf, type McpPair } from '../support/mcp';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReadFirstItem, StartSessionResult } from '../../lib/vault/agents/contract';
+import type { ReadFirstItem, StartSessionResult } from '../../lib/vault/agents/contract-read';
 import { initVault, openVault, renderStart } from '../../lib/vault/index';
 import type { Vault } from '../../lib/vault/vault';
 import { copyFixture, FIXTURE_VAULTS, haveFixtures, testGitEnv, commitAsOwner } from '../support/fixtures';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Vault } from '../../lib/vault/vault';
-import type { SinceLastSession } from '../../lib/vault/agents/contract';
+import type { SinceLastSession } from '../../lib/vault/agents/contract-read';
 import {
   cleanedAfterEach,
   openWithMcp,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionTerms, seeded } from '../../scripts/bench/generate';
+import { questionTerms, seeded } from '../../scripts/bench/words';
 import { compareRatios, formatTable, interleave, median, percentile, percentileRows, row } from '../../scripts/bench/stats';
 
 describe("the benchmark's arithmetic", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addChangelogLine, formatChangelogLine, oneLine, parseChangelogLine, type ChangelogEntry } from '../../lib/vault/git/changelog';
+import { addChangelogLine, formatChangelogLine, parseChangelogLine, type ChangelogEntry } from '../../lib/vault/git/changelog';
+import { oneLine } from '../../lib/vault/text';
 
 const entry: ChangelogEntry = {
   date: new Date(2026, 10, 30, 14, 2, 11),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changedLines, personReason, revertedTarget } from '../../lib/vault/agents/corrections';
-import { DEFAULT_LAYOUT } from '../../lib/vault/config';
+import { DEFAULT_LAYOUT } from '../../lib/vault/notes/layout';
 import { changelogAttributes } from '../../lib/vault/init';
 import { isNoteFile } from '../../lib/vault/notes/paths';
 

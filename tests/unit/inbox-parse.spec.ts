@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LAYOUT } from '../../lib/vault/config';
+import { DEFAULT_LAYOUT } from '../../lib/vault/notes/layout';
 import { fencedBlocks, parseInboxNote, parseProposalBlock } from '../../lib/vault/inbox/parse';
 import { EDITED_ACCEPT_MARKER, hasConflictMarkers, isEditedAccept } from '../../lib/vault/index';
 import { inboxNoteText } from '../../lib/vault/notes/note-formats';

@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { type ImportEdge, importsOf, ruleFor } from '../../scripts/check-layers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkLayers, MAX_LINES, roomOf } from '../../scripts/check-layers';
+import { addArrow, findCircles, type Graph } from '../../scripts/layers/circles';
+import { type ImportEdge, importsOf } from '../../scripts/layers/imports';
+import { ruleFor } from '../../scripts/layers/rules';
 
 const ROOT = path.resolve('.');
 
@@ -85,5 +89,100 @@ describe('the layer check', () => {
     expect(ruleFor('lib/server/action.ts', edge('@/lib/actions/result', 'lib/actions/result.ts', true))).toBeNull();
     expect(ruleFor('lib/server/data.ts', edge('@/lib/actions/search', 'lib/actions/search.ts'))).toMatch(/below lib\/actions/);
     expect(ruleFor('lib/server/data.ts', edge('@/components/x', 'components/x.tsx'))).toMatch(/nothing in lib\/ imports/);
+  });
+});
+
+/** Writes `files` (repo-relative path → text) into a fresh temp folder and returns it. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'lucid-layers-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+const lines = (count: number) => `${Array.from({ length: count }, (_, i) => `export const v${i} = ${i};`).join('\n')}\n`;
+
+describe('the size and circle checks', () => {
+  const made: string[] = [];
+  const check = (files: Record<string, string>) => {
+    const root = tree(files);
+    made.push(root);
+    return checkLayers(root).map((v) => `${v.file}:${v.line}: ${v.message}`);
+  };
+  afterEach(() => {
+    for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('fails on a source file over 500 lines, naming it, and lets one of 500 through', () => {
+    const found = check({
+      'scripts/big.ts': lines(MAX_LINES + 1),
+      'scripts/fits.ts': lines(MAX_LINES),
+      'bin/tool': `#!/usr/bin/env node\n${lines(MAX_LINES)}`,
+      'tests/unit/huge.spec.ts': lines(MAX_LINES * 2),
+    });
+    expect(found).toEqual([
+      'bin/tool:0: 501 lines: a source file has at most 500; split it along its seams',
+      'scripts/big.ts:0: 501 lines: a source file has at most 500; split it along its seams',
+    ]);
+  });
+
+  it('fails on an import circle between files, however far round, type-only and dynamic imports included', () => {
+    const found = check({
+      'lib/a.ts': "import { b } from './b';\nexport const a = b;\n",
+      'lib/b.ts': "import type { C } from './c';\nexport const b: C = 1;\n",
+      'lib/c.ts': "export type C = number;\nexport const load = () => import('./a');\n",
+      'cli/one.ts': "export * from './two';\n",
+      'cli/two.ts': "import './one';\nexport const two = 2;\n",
+      'cli/leaf.ts': "import { two } from './two';\nexport const leaf = two;\n",
+    });
+    expect(found).toEqual([
+      'cli/one.ts:1: import circle: cli/one.ts → cli/two.ts → cli/one.ts',
+      'lib/a.ts:1: import circle: lib/a.ts → lib/b.ts → lib/c.ts → lib/a.ts',
+    ]);
+  });
+
+  it("fails on a circle between lib/vault's rooms, naming the imports that make it, with no file circle", () => {
+    const found = check({
+      'lib/vault/notes/paths.ts': "import { atomic } from '../write/atomic';\nexport const paths = atomic;\n",
+      'lib/vault/write/atomic.ts': 'export const atomic = 1;\n',
+      'lib/vault/write/edit.ts': "import type { Note } from '../notes/note';\nexport type Edit = Note;\n",
+      'lib/vault/notes/note.ts': 'export type Note = string;\n',
+      'lib/vault/git/repo.ts': "import { paths } from '../notes/paths';\nexport const repo = paths;\n",
+    });
+    expect(found).toEqual([
+      'lib/vault/notes/paths.ts:1: lib/vault room circle: notes → write → notes (lib/vault/notes/paths.ts:1 imports lib/vault/write/atomic.ts; lib/vault/write/edit.ts:1 imports lib/vault/notes/note.ts)',
+    ]);
+  });
+
+  it('finds each circle of a graph once, with the rest of its tangle, and a file that imports itself', () => {
+    const graph: Graph = new Map();
+    for (const [from, to] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'a'],
+      ['c', 'd'],
+      ['d', 'b'],
+      ['e', 'e'],
+      ['f', 'a'],
+    ])
+      addArrow(graph, from, to, 1);
+    const circles = findCircles(graph).map((c) => ({ path: c.path.map((step) => step.node), others: c.others }));
+    expect(circles).toEqual([
+      { path: ['a', 'b', 'c'], others: ['d'] },
+      { path: ['e'], others: [] },
+    ]);
+  });
+
+  it("names lib/vault's rooms by folder, and its own files by name", () => {
+    expect(roomOf('lib/vault/notes/paths.ts')).toBe('notes');
+    expect(roomOf('lib/vault/eval/generate/index.ts')).toBe('eval');
+    expect(roomOf('lib/vault/init.ts')).toBe('init');
+    expect(roomOf('lib/server/data.ts')).toBeNull();
+  });
+
+  it('passes on the repository itself', () => {
+    expect(checkLayers(ROOT)).toEqual([]);
   });
 });

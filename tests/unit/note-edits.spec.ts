@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editNoteInputSchema, parseInput } from '../../lib/vault/agents/contract';
+import { parseInput } from '../../lib/vault/agents/contract';
+import { editNoteInputSchema } from '../../lib/vault/agents/contract-write';
 import { VaultError } from '../../lib/vault/errors';
 import { parseHeadings } from '../../lib/vault/notes/headings';
 import { appendToText } from '../../lib/vault/agents/write-ops';

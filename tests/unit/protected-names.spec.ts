@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LAYOUT, layoutSchema } from '../../lib/vault/config';
+import { DEFAULT_LAYOUT, layoutSchema } from '../../lib/vault/notes/layout';
 import { VaultError } from '../../lib/vault/errors';
 import { assertProtectedPath, assertSkillPlacement, assertWritableText, isUnderFolded } from '../../lib/vault/notes/protected';
 

@@ -3,7 +3,7 @@ import { sessionDigest } from '../../lib/vault/agents/read-first';
 import { findProject } from '../../lib/vault/agents/session-context';
 import { sessionNoteParts } from '../../lib/vault/agents/session-note';
 import { informativeTerms, isWeakName, overlap, wordsOf } from '../../lib/vault/agents/task-terms';
-import { DEFAULT_LAYOUT } from '../../lib/vault/config';
+import { DEFAULT_LAYOUT } from '../../lib/vault/notes/layout';
 import { buildNote } from '../../lib/vault/notes/note';
 import { MB, notQuadratic } from '../support/linear-time';
 

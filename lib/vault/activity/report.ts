@@ -1,4 +1,4 @@
-import { DEFAULT_LAYOUT, type VaultLayout } from '../config';
+import { DEFAULT_LAYOUT, type VaultLayout } from '../notes/layout';
 import { VaultError } from '../errors';
 import { composeNote, editFrontmatter, parseFrontmatter, splitNote, type FrontmatterData } from '../notes/frontmatter';
 import { formatDate, formatTime } from '../ids';

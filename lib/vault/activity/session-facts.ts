@@ -3,7 +3,7 @@ import { isVaultError } from '../errors';
 import { isSessionId } from '../ids';
 import { linkTarget } from '../notes/note-formats';
 import type { Note } from '../notes/note';
-import type { SessionObservations } from '../agents/contract';
+import type { SessionObservations } from '../agents/contract-write';
 import { listOpenSessions, readOpenSession, summarizeObservations, type OpenSession } from '../agents/sessions';
 import type { Vault } from '../vault';
 

@@ -1,5 +1,5 @@
 import { parseMoltTrailer } from '../git/commit-message';
-import { isChangelogPath, type VaultLayout } from '../config';
+import { isChangelogPath, type VaultLayout } from '../notes/layout';
 import { foldersOfType, type CommitRecord } from '../git/commit-index';
 import { listInbox } from '../inbox/queue';
 import { isEditedAccept } from '../inbox/decide';

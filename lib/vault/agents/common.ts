@@ -1,4 +1,4 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { VaultError, isVaultError } from '../errors';
 import { hashBytes } from '../notes/frontmatter';
 import { isUnderFolded } from '../notes/protected';

@@ -1,18 +1,18 @@
-import { isChangelogPath } from '../config';
-import { SNAPSHOT_SUBJECT } from '../init';
+import { isChangelogPath } from '../notes/layout';
+import { SNAPSHOT_SUBJECT } from '../git/commit-message';
 import { parseFrontmatter } from '../notes/frontmatter';
 import { headState, runGit, showFile, worktreeBlobs } from '../git/repo';
 import type { StatusEntry } from '../git/status';
 import { formatTime } from '../ids';
 import { isNoteFile } from '../notes/paths';
-import { readConfined } from '../write/confine';
+import { readConfined } from '../write/confine-read';
 import { maskSecrets } from '../write/secrets';
 import type { CommitIndex, CommitRecord } from '../git/commit-index';
 import type { Vault } from '../vault';
 import type { NoteLookup } from './note-lookup';
 import { peopleCommits, previousSession, timeOf } from './since-when';
 import { uncommittedNotes } from './worktree-status';
-import type { Correction, NoteCorrections, SinceLastSession } from './contract';
+import type { Correction, NoteCorrections, SinceLastSession } from './contract-read';
 
 /**
  * What people did to the vault since an agent's last session, read from the commit index and a

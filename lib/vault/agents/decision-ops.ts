@@ -1,4 +1,4 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { DECISION_TRAILER } from '../git/commit-message';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote, setFrontmatterFields, type FrontmatterData } from '../notes/frontmatter';
@@ -13,7 +13,8 @@ import type { EditRequest } from '../write/edit-types';
 import type { Note } from '../notes/note';
 import { commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
 import { fileSecretProposal } from './inbox-ops';
-import { parseInput, recordDecisionInputSchema, type RecordDecisionInput, type RecordDecisionResult } from './contract';
+import { parseInput } from './contract';
+import { recordDecisionInputSchema, type RecordDecisionInput, type RecordDecisionResult } from './contract-write';
 
 /**
  * Records a decision as `decisions/<project>-<title>.md` (type decision, status accepted, today's

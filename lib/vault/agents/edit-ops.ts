@@ -9,7 +9,8 @@ import { requireOpenSession, type OpenSession } from './sessions';
 import type { Vault } from '../vault';
 import type { ComposedText } from '../write/edit-types';
 import { commitAs, readIfExists, safeReason, versionWithHash } from './common';
-import { editNoteInputSchema, parseInput, type EditNoteInput, type EditNoteResult } from './contract';
+import { parseInput } from './contract';
+import { editNoteInputSchema, type EditNoteInput, type EditNoteResult } from './contract-write';
 import {
   agentWriteTarget,
   asCommitted,

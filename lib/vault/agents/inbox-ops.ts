@@ -9,7 +9,8 @@ import type { Vault } from '../vault';
 import type { EditResult } from '../write/edit-types';
 import type { Note } from '../notes/note';
 import { blobOfNote, commitAs, folderOf, readIfExists, safeReason } from './common';
-import { INBOX_FLAGS, parseInput, proposeInputSchema, type InboxFlag, type ProposeInput, type ProposeResult } from './contract';
+import { INBOX_FLAGS, parseInput, type InboxFlag } from './contract';
+import { proposeInputSchema, type ProposeInput, type ProposeResult } from './contract-write';
 
 interface ProposalSpec {
   target: string;

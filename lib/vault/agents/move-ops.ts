@@ -1,4 +1,4 @@
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { VaultError, isVaultError } from '../errors';
 import { formatDate } from '../ids';
 import { editFrontmatter } from '../notes/frontmatter';
@@ -10,7 +10,8 @@ import { assertNoSecret, describeSecrets, refusedSecret } from '../write/secrets
 import type { FileChange } from '../write/edit-types';
 import type { Vault } from '../vault';
 import { commitAs, folderOf, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
-import { moveNoteInputSchema, parseInput, type MoveNoteInput, type MoveNoteResult } from './contract';
+import { parseInput } from './contract';
+import { moveNoteInputSchema, type MoveNoteInput, type MoveNoteResult } from './contract-write';
 import { requireOpenSession, type OpenSession } from './sessions';
 import { withBom as withBomOf } from './write-shared';
 

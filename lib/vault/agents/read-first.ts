@@ -1,10 +1,10 @@
-import { isChangelogPath } from '../config';
-import { oneLine } from '../git/changelog';
+import { isChangelogPath } from '../notes/layout';
+import { oneLine } from '../text';
 import type { Note } from '../notes/note';
 import { basenameOf } from '../notes/paths';
 import type { SearchHit } from '../search/search-index';
 import type { Vault } from '../vault';
-import type { ReadFirstItem } from './contract';
+import type { ReadFirstItem } from './contract-read';
 import type { NoteLookup } from './note-lookup';
 import { firstHeading, type ProjectFinding } from './session-context';
 import { informativeTerms, overlap, stem, termsOf, wordsByStem } from './task-terms';

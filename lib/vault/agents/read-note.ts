@@ -3,9 +3,10 @@ import { parseHeadings, type Heading } from '../notes/headings';
 import { isExternalTarget } from '../notes/links';
 import type { Note } from '../notes/note';
 import { basenameOf } from '../notes/paths';
-import type { LinkGraph } from '../notes/reader';
+import type { LinkGraph } from '../read/reader';
 import type { Vault } from '../vault';
-import { READ_NOTE_DEFAULT_CHARS, parseInput, readNoteInputSchema, type ReadNoteInput, type ReadNoteResult } from './contract';
+import { parseInput } from './contract';
+import { READ_NOTE_DEFAULT_CHARS, readNoteInputSchema, type ReadNoteInput, type ReadNoteResult } from './contract-read';
 import { notePathFromInput } from './session-context';
 import { observationTime, observeSession } from './sessions';
 

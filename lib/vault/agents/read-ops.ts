@@ -1,10 +1,11 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { VaultError } from '../errors';
 import { maskSecrets } from '../write/secrets';
 import { observationTime, observeSession } from './sessions';
 import { matchProject, projectNames } from './session-context';
 import type { Vault } from '../vault';
-import { parseInput, searchNotesOptionsSchema, type SearchNotesResult } from './contract';
+import { parseInput } from './contract';
+import { searchNotesOptionsSchema, type SearchNotesResult } from './contract-read';
 import type { z } from 'zod';
 
 /** Input of {@link searchNotes}: the tool's input, and the folder and system-note options of the CLI and the dashboard. */

@@ -1,5 +1,5 @@
-import { oneLine } from '../git/changelog';
-import type { Correction, StartSessionResult } from './contract';
+import { oneLine } from '../text';
+import type { Correction, StartSessionResult } from './contract-read';
 
 /**
  * start_session's result in words, for a model (the MCP tool's text) and for a person (`lucid

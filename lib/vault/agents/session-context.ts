@@ -1,5 +1,5 @@
-import { isChangelogPath, type VaultLayout } from '../config';
-import { oneLine } from '../git/changelog';
+import { isChangelogPath, type VaultLayout } from '../notes/layout';
+import { oneLine } from '../text';
 import { slugify } from '../ids';
 import { trimEndOf } from '../text';
 import type { LinkResolver } from '../notes/links';

@@ -2,7 +2,7 @@ import type { FrontmatterData } from '../notes/frontmatter';
 import { noteLink } from '../notes/note-formats';
 import { formatTime } from '../ids';
 import type { SessionOutcome } from '../notes/schema';
-import type { SessionObservations } from './contract';
+import type { SessionObservations } from './contract-write';
 
 /** What a session note records (VAULT-FORMAT, type session). */
 export interface SessionNoteInput {

@@ -1,4 +1,4 @@
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { END_SESSION_TRAILER } from '../git/commit-message';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote } from '../notes/frontmatter';
@@ -13,7 +13,9 @@ import { sinceLastSession } from './corrections';
 import type { Vault } from '../vault';
 import type { EditResult } from '../write/edit-types';
 import { agentSlug, commitAs } from './common';
-import { endSessionInputSchema, parseInput, startSessionInputSchema, type EndSessionInput, type EndSessionResult, type StartSessionResult } from './contract';
+import { parseInput } from './contract';
+import { endSessionInputSchema, type EndSessionInput, type EndSessionResult } from './contract-write';
+import { startSessionInputSchema, type StartSessionResult } from './contract-read';
 import type { z } from 'zod';
 
 /**

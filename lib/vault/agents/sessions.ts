@@ -3,7 +3,8 @@ import { VaultError } from '../errors';
 import { formatTime } from '../ids';
 import type { Vault } from '../vault';
 import { isSessionId } from '../ids';
-import { notASessionId, type SessionObservations } from './contract';
+import { notASessionId } from './contract';
+import type { SessionObservations } from './contract-write';
 
 /**
  * Open agent sessions, kept in `.lucid/sessions/<id>.jsonl` (local state, git-ignored) so that any

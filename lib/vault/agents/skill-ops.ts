@@ -1,5 +1,5 @@
 import { moltTrailer } from '../git/commit-message';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { VaultError, isVaultError } from '../errors';
 import { composeNote, parseFrontmatter } from '../notes/frontmatter';
 import { moltedText } from '../skills/molt';
@@ -11,7 +11,8 @@ import type { Vault } from '../vault';
 import type { Note } from '../notes/note';
 import { blobOfNote, commitAs, observeWrites, readIfExists, safeReason, savedPersonSentence } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
-import { INBOX_FLAGS, moltSkillInputSchema, parseInput, type MoltSkillInput, type MoltSkillResult } from './contract';
+import { INBOX_FLAGS, parseInput } from './contract';
+import { moltSkillInputSchema, type MoltSkillInput, type MoltSkillResult } from './contract-write';
 
 /**
  * Creates a skill (version 1; `trigger` required) or molts it (version + 1, `last_updated` today,

@@ -10,7 +10,8 @@ import type { Vault } from '../vault';
 import { assertAgentWritable, type Note } from '../notes/note';
 import type { ComposedText, EditRequest } from '../write/edit-types';
 import { commitAs, readIfExists, safeReason, versionWithHash } from './common';
-import { parseInput, writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract';
+import { parseInput } from './contract';
+import { writeNoteInputSchema, type WriteNoteInput, type WriteNoteResult } from './contract-write';
 import {
   agentWriteTarget,
   alreadyExists,

@@ -10,7 +10,8 @@ import { showFile } from '../git/repo';
 import { hashBytes } from '../notes/frontmatter';
 import { blobOfText, folderOf, observeWrites, readIfExists, savedPersonSentence, versionWithHash } from './common';
 import { fileProposal, fileSecretProposal } from './inbox-ops';
-import { INBOX_FLAGS, type WriteNoteResult } from './contract';
+import { INBOX_FLAGS } from './contract';
+import type { WriteNoteResult } from './contract-write';
 
 // What write_note and edit_note share: where an agent may write, and how a write that cannot be
 // committed (a stale hash, a secret) goes to the inbox instead.

@@ -1,7 +1,8 @@
 import nodePath from 'node:path';
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { VaultError, isVaultError } from '../errors';
-import { addChangelogLine, formatChangelogLine, oneLine } from '../git/changelog';
+import { addChangelogLine, formatChangelogLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { formatCommitMessage } from '../git/commit-message';
 import { headCommit, runGit, vaultPathOf } from '../git/repo';
 import { commitToRef, listFilesAt, readFilesAt, type TreeChange } from '../git/tree';

@@ -1,4 +1,5 @@
-import { dreamCandidatesInputSchema, parseInput, type DreamCandidatesInput, type DreamCandidatesResult } from '../agents/contract';
+import { parseInput } from '../agents/contract';
+import { dreamCandidatesInputSchema, type DreamCandidatesInput, type DreamCandidatesResult } from '../agents/contract-read';
 import type { Vault } from '../vault';
 import { findDreamCandidates } from './find';
 

@@ -1,4 +1,4 @@
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { isVaultError } from '../errors';
 import { parseRawDiff, type RawChange } from '../history/reverse';
 import { formatDate } from '../ids';

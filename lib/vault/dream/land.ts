@@ -1,5 +1,5 @@
 import { isVaultError, VaultError } from '../errors';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { TRAILER, moltTrailer } from '../git/commit-message';
 import { commitEnv, runGit } from '../git/repo';
 import { assertNoSecret } from '../write/secrets';

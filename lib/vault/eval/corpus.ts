@@ -1,5 +1,5 @@
 import { aliasesOf } from '../agents/read-note';
-import { systemPrefixes, type VaultLayout } from '../config';
+import { systemPrefixes, type VaultLayout } from '../notes/layout';
 import { headCommit } from '../git/repo';
 import { isExternalTarget } from '../notes/links';
 import type { Vault } from '../vault';

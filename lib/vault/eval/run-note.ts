@@ -1,4 +1,4 @@
-import type { VaultLayout } from '../config';
+import type { VaultLayout } from '../notes/layout';
 import { formatDate, formatMinute, formatTime, slugify } from '../ids';
 import { composeNote } from '../notes/frontmatter';
 import { summarize } from './metrics';

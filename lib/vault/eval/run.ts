@@ -1,4 +1,4 @@
-import type { VaultLayout } from '../config';
+import type { VaultLayout } from '../notes/layout';
 import { VaultError } from '../errors';
 import type { Vault } from '../vault';
 import { cutToBudget } from './budget';

@@ -1,14 +1,6 @@
 import { formatMinute } from '../ids';
+import { oneLine } from '../text';
 import { noteLinkShown } from '../notes/note-formats';
-
-/** One line of text for a commit message or a changelog line: no line breaks, no control characters. */
-export function oneLine(value: string, max = 300): string {
-  const cleaned = value
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return cleaned.length > max ? `${cleaned.slice(0, max - 1)}…` : cleaned;
-}
 
 /** A changelog entry before it becomes a line. */
 export interface ChangelogEntry {

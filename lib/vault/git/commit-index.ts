@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { VaultLayout } from '../config';
+import type { VaultLayout } from '../notes/layout';
 import type { NoteType } from '../notes/schema';
 import { parseCommitMessage, TRAILER } from './commit-message';
 import { gitSucceeds, headCommit, runGit, vaultPathOf, type GitRepo } from './repo';

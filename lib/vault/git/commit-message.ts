@@ -1,5 +1,4 @@
-import { oneLine } from './changelog';
-import { trimEndOf } from '../text';
+import { oneLine, trimEndOf } from '../text';
 
 /**
  * Lucid's commit messages, written and read in this one file: a subject `<op> <path>`, the
@@ -34,6 +33,9 @@ export function machineName(value: string | null | undefined): string {
 export function machineTrailer(vault: { readonly machine: string }): [string, string] {
   return [TRAILER.machine, vault.machine];
 }
+
+/** The subject of the commit that saves a folder's existing files when `lucid init` makes it a repository. */
+export const SNAPSHOT_SUBJECT = 'Snapshot of the vault before Lucid';
 
 /**
  * The extra trailer of `record_decision`'s commits, so that git tells a decision recorded through

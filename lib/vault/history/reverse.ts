@@ -1,4 +1,4 @@
-import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../config';
+import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../notes/layout';
 import { isVaultError, VaultError } from '../errors';
 import { formatDate } from '../ids';
 import { hashBytes, parseFrontmatter, setFrontmatterFields } from '../notes/frontmatter';

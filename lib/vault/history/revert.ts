@@ -1,7 +1,7 @@
 import { moltTrailer } from '../git/commit-message';
 import nodePath from 'node:path';
 import { isVaultError, VaultError, type VaultErrorCode } from '../errors';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import type { CommitRecord } from '../git/commit-index';
 import { runGit } from '../git/repo';
 import { vaultStatusLines } from '../git/status';

@@ -1,12 +1,12 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { isVaultError, VaultError } from '../errors';
-import { oneLine } from '../git/changelog';
 import { diffOutput } from '../git/porcelain';
+import { oneLine } from '../text';
 import { type StatusEntry, vaultStatus } from '../git/status';
 import { decodeNoteBytes } from '../notes/frontmatter';
 import { isNoteFile, normalizeVaultPath } from '../notes/paths';
-import { readConfined } from '../write/confine';
+import { readConfined } from '../write/confine-read';
 import { maskSecrets } from '../write/secrets';
 import type { Vault } from '../vault';
 import type { UncommittedFile } from './revert-types';

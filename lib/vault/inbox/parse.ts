@@ -1,4 +1,4 @@
-import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../config';
+import { CONFIG_FILE, isChangelogPath, type VaultLayout } from '../notes/layout';
 import { isSessionId } from '../ids';
 import { parseFrontmatter, type FrontmatterData } from '../notes/frontmatter';
 import { linkTarget } from '../notes/note-formats';

@@ -1,6 +1,6 @@
 import { composeNote, type FrontmatterData } from './frontmatter';
 import { formatDate, formatTime, slugify, type IdSource } from '../ids';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import type { ProposalAction } from './schema';
 
 /**

@@ -1,5 +1,5 @@
 import nodePath from 'node:path';
-import { CONFIG_FILE, type VaultLayout } from '../config';
+import { CONFIG_FILE, type VaultLayout } from './layout';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
 import type { FrontmatterData } from './frontmatter';

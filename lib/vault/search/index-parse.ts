@@ -1,7 +1,30 @@
 import { isExternalTarget, type LinkKind } from '../notes/links';
 import { buildNote, type Note } from '../notes/note';
 import { linkTarget } from '../notes/note-formats';
-import type { IndexableNote } from './search-index';
+import type { IndexedLink } from './links-table';
+
+/** One note as the search index stores it; the caller parses the file, the index only ranks text. */
+export interface IndexableNote {
+  /** Vault-relative path with '/' separators, e.g. `decisions/use-postgres.md`. */
+  path: string;
+  /** sha256 hex of the file's bytes: equal hashes mean equal content, so re-indexing is skipped. */
+  hash: string;
+  /** The file name without `.md`, or the front-matter title. */
+  title: string;
+  /** Front-matter `type` when it is one of Lucid's types, else null. */
+  type: string | null;
+  /** The resolved project note's path (e.g. `projects/atlas.md`), or null. */
+  project: string | null;
+  aliases: string[];
+  tags: string[];
+  headings: string[];
+  /** The other front-matter values flattened to text. */
+  fields: string;
+  /** The markdown body without front matter. */
+  body: string;
+  /** The note's vault links, resolved; kept for backlinks (none stored when absent). */
+  links?: IndexedLink[];
+}
 
 /** One of a note's links as the index keeps it before resolving it: where it points, as written. */
 export interface LinkAsWritten {

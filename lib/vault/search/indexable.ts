@@ -1,7 +1,8 @@
-import type { NoteReader } from '../notes/reader';
+import type { NoteReader } from '../read/reader';
 import { indexViewOf, type ParsedForIndex } from './index-parse';
 import { MIN_FILES_FOR_WORKERS, parser } from './index-pool';
-import type { IndexableNote, SearchIndex, SyncResult } from './search-index';
+import type { SearchIndex, SyncResult } from './search-index';
+import type { IndexableNote } from './index-parse';
 
 /** Above this many notes to read, they are read in bulk (several in flight) rather than one by one through the reader's cache. */
 const BULK_READ = 32;

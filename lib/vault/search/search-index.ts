@@ -4,33 +4,11 @@ import { VaultError } from '../errors';
 import { trimEndOf, trimStartOf } from '../text';
 import { ioError, isCorruption, openDatabase } from './index-db';
 import type { IndexWorkers } from './index-pool';
-import { applyListing, backlinksTo, type IndexedLink, type ResolveLink, writeLinks } from './links-table';
+import { applyListing, backlinksTo, type ResolveLink, writeLinks } from './links-table';
 import { termPhrases, tokenizeQuery } from './query';
 import { NoteRows, type RankedRow, type RankWeights } from './rank';
 import { LONG_BODY_CHARS, longBodySnippet } from './snippet';
-
-/** One note as the search index stores it; the caller parses the file, the index only ranks text. */
-export interface IndexableNote {
-  /** Vault-relative path with '/' separators, e.g. `decisions/use-postgres.md`. */
-  path: string;
-  /** sha256 hex of the file's bytes: equal hashes mean equal content, so re-indexing is skipped. */
-  hash: string;
-  /** The file name without `.md`, or the front-matter title. */
-  title: string;
-  /** Front-matter `type` when it is one of Lucid's types, else null. */
-  type: string | null;
-  /** The resolved project note's path (e.g. `projects/atlas.md`), or null. */
-  project: string | null;
-  aliases: string[];
-  tags: string[];
-  headings: string[];
-  /** The other front-matter values flattened to text. */
-  fields: string;
-  /** The markdown body without front matter. */
-  body: string;
-  /** The note's vault links, resolved; kept for backlinks (none stored when absent). */
-  links?: IndexedLink[];
-}
+import type { IndexableNote } from './index-parse';
 
 /** How to open a search index. */
 export interface IndexOptions {

@@ -1,6 +1,6 @@
 import { moltTrailer } from '../git/commit-message';
 import { isVaultError, VaultError } from '../errors';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { formatDate } from '../ids';
 import { parseFrontmatter, splitNote } from '../notes/frontmatter';
 import { basenameOf, normalizeNotePath } from '../notes/paths';

@@ -3,7 +3,7 @@ import { parseFrontmatter } from '../notes/frontmatter';
 import { MAX_NOTE_BYTES } from '../notes/note';
 import { isNoteFile } from '../notes/paths';
 import { validateFrontmatter } from '../notes/schema';
-import type { TreeChange } from './record';
+import type { TreeChange } from '../write/sync-record';
 
 /**
  * A remote's content is untrusted input. `.lucid/` entries (this machine's own state: indexes, the

@@ -11,7 +11,7 @@ import { commitOnDiskLocked } from '../write/on-disk';
 import { report } from '../write/commit';
 import { inspectIncoming, refuseIncoming } from './incoming';
 import { buildMerge } from './merge';
-import { finishInterruptedSync, removeSyncRecord, treeChanges, writeSyncRecord } from './record';
+import { finishInterruptedSync, removeSyncRecord, treeChanges, writeSyncRecord } from '../write/sync-record';
 import type { SyncTarget } from './remote';
 import type { SyncReport } from './types';
 import { machineTrailer } from '../git/commit-message';

@@ -1,5 +1,5 @@
 import nodePath from 'node:path';
-import { isChangelogPath } from '../config';
+import { isChangelogPath } from '../notes/layout';
 import { VaultError } from '../errors';
 import { addChangelogLine, formatChangelogLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
@@ -9,7 +9,7 @@ import { inboxNotePath, inboxNoteText } from '../notes/note-formats';
 import { basenameOf, isNoteFile } from '../notes/paths';
 import { identityOf, type WriteContext } from '../write/commit';
 import { editIdsIn, unionChangelog } from './changelog-union';
-import type { TreeChange } from './record';
+import type { TreeChange } from '../write/sync-record';
 
 /**
  * The sync's merge commit, built on a temporary index and never in the work tree: HEAD's tree, each

@@ -1,13 +1,13 @@
 import nodePath from 'node:path';
-import type { VaultLayout } from '../config';
+import type { VaultLayout } from '../notes/layout';
 import type { FileOwner, VaultFs } from '../fs';
 import { addChangelogLine, formatChangelogLine } from '../git/changelog';
 import { formatCommitMessage } from '../git/commit-message';
 import { blobId, commitPaths, runGit, type GitIdentity, type GitRepo } from '../git/repo';
 import { formatDate, newEditId, type Clock, type IdSource } from '../ids';
 import type { Note } from '../notes/note';
-import type { NoteReader } from '../notes/reader';
-import { applyWrite, readCurrentFile, resolveForWrite, undoWrite, unlinkConfined } from './confine';
+import { applyWrite, resolveForWrite, undoWrite, unlinkConfined } from './confine';
+import { readCurrentFile } from './confine-read';
 import type { Op } from './edit-types';
 import { beginJournal, recoverInterruptedWrite, type Journal, type RecoveryReport, type StageHook } from './journal';
 import type { LockOptions } from './lock';
@@ -16,6 +16,11 @@ import type { LockOptions } from './lock';
  * The commit of the write path (write/edit.ts): files and the changelog line written, a write-ahead
  * record kept, one commit made through a temporary index, everything put back on failure.
  */
+
+/** What a write needs of the reader: to keep the note it wrote, so the next read need not parse it again. */
+export interface NoteCache {
+  remember(note: Note, size: number, mtimeMs: number): void;
+}
 
 /** Everything the write path needs from the vault it writes to. */
 export interface WriteContext {
@@ -34,8 +39,8 @@ export interface WriteContext {
   lockOptions: LockOptions;
   /** `.lucid/`, created on demand. */
   stateDir(): string;
-  /** The reader whose note cache a write updates. */
-  reader: NoteReader;
+  /** The reader whose note cache a write updates (read/reader.ts's NoteReader). */
+  reader: NoteCache;
   /** Called once per written path after its commit. */
   afterWrite(path: string): void;
   /** Called at each stage of a commit the write-ahead record names (tests inject crashes with it). */

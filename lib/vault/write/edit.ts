@@ -1,8 +1,8 @@
 import nodePath from 'node:path';
-import { isChangelogPath, CONFIG_FILE } from '../config';
+import { isChangelogPath, CONFIG_FILE } from '../notes/layout';
 import { isVaultError, VaultError } from '../errors';
 import { isSessionId } from '../ids';
-import { oneLine } from '../git/changelog';
+import { oneLine } from '../text';
 import { assertWritableRepo, HeadMovedError, headState } from '../git/repo';
 import { hashBytes, parseFrontmatter, splitNote, type FrontmatterData, type ParsedFrontmatter } from '../notes/frontmatter';
 import { assertAgentWritable, buildNote, MAX_NOTE_BYTES, parseNoteBytes, type Note } from '../notes/note';

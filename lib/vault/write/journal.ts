@@ -6,9 +6,10 @@ import type { VaultFs } from '../fs';
 import type { IdSource } from '../ids';
 import { blobId, headCommit, runGit, type GitRepo } from '../git/repo';
 import { TEMP_PREFIX } from '../notes/paths';
-import { finishInterruptedSync, SYNC_RECORD } from '../sync/record';
+import { finishInterruptedSync, SYNC_RECORD } from './sync-record';
 import { ioError } from './atomic';
-import { applyWrite, readCurrentFile, resolveForWrite, unlinkConfined } from './confine';
+import { applyWrite, resolveForWrite, unlinkConfined } from './confine';
+import { readCurrentFile } from './confine-read';
 
 /**
  * The write-ahead record of one commit of the write path (`.lucid/write-ahead.json`): written
@@ -229,7 +230,7 @@ export async function hasCrashLeftovers(fs: VaultFs, stateDir: string): Promise<
  * paths, so that no later commit of the person's can undo it. Otherwise it never happened: each
  * file whose bytes are still the new ones gets its old bytes back (a file the edit created is
  * removed); a file that is neither old nor new was changed by a person since, and is left alone.
- * A sync that died between moving its branch and its work tree is finished first (sync/record.ts).
+ * A sync that died between moving its branch and its work tree is finished first (sync-record.ts).
  * Returns null when there was no record (leftover temp files are still swept).
  */
 export async function recoverInterruptedWrite(ctx: JournalContext): Promise<RecoveryReport | null> {

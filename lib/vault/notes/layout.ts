@@ -1,8 +1,8 @@
 import nodePath from 'node:path';
 import { z } from 'zod';
-import { VaultError } from './errors';
-import { nodeFs, type VaultFs } from './fs';
-import { normalizeVaultPath } from './notes/paths';
+import { VaultError } from '../errors';
+import { nodeFs, type VaultFs } from '../fs';
+import { normalizeVaultPath } from './paths';
 
 /** Where each part of Lucid's layout lives in a vault; `lucid.json` overrides the defaults. */
 export const layoutSchema = z.object({

@@ -2,15 +2,15 @@ import type { Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { VaultError } from '../errors';
 import type { VaultFs } from '../fs';
-import { isChangelogPath, type VaultLayout } from '../config';
+import { isChangelogPath, type VaultLayout } from '../notes/layout';
 import { ioError } from '../write/atomic';
-import { readConfined, readConfinedMany } from '../write/confine';
-import { hashBytes } from './frontmatter';
-import { computeBacklinks, createLinkResolver } from './link-resolver';
-import { isExternalTarget, type LinkResolver, type ParsedLink } from './links';
-import { buildNote, type Note, type NoteProblem, type VaultFile } from './note';
-import { isInside, normalizeNotePath, normalizeVaultPath } from './paths';
-import type { Violation } from './schema';
+import { readConfined, readConfinedMany } from '../write/confine-read';
+import { hashBytes } from '../notes/frontmatter';
+import { computeBacklinks, createLinkResolver } from '../notes/link-resolver';
+import { isExternalTarget, type LinkResolver, type ParsedLink } from '../notes/links';
+import { buildNote, type Note, type NoteProblem, type VaultFile } from '../notes/note';
+import { isInside, normalizeNotePath, normalizeVaultPath } from '../notes/paths';
+import type { Violation } from '../notes/schema';
 import { sortListing, walkVault } from '../watch/walk';
 
 interface CachedNote {
