@@ -75,7 +75,7 @@ if (vitestRc !== '0' && failed === 0) failed = 1;
 if (e2eRc !== '0' && failed === 0) failed = 1;
 
 const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
-console.log('\nWhere the time went (wall clock; the build runs beside the vitest phases):');
+console.log('\nWhere the time went (wall clock; the build and the browser tests run beside the vitest phases):');
 try {
   for (const line of readFileSync(path.join(out, 'phases.txt'), 'utf8').split('\n').filter(Boolean)) {
     const [name, seconds] = line.split('\t');

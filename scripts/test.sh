@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the tests need (Debian's chromium when run as root), then runs the static
-# checks (Biome, knip, types, the layer check), the unit tests, the integration and MCP tests, and the
-# browser tests against one production build of the dashboard, made beside the vitest phases. Ends with
+# checks (Biome, knip, types, the layer check), then the unit tests and the integration and MCP tests,
+# with one production build of the dashboard and the browser tests against it beside them. Ends with
 # a timing summary (each phase, the slowest 10 files) and one plain line:
 # "tests: N passed, N failed, N skipped", where each static check counts as one test.
 # docs/testing.md says where the time goes and how to add a test without slowing the suite.
@@ -56,15 +56,29 @@ check types npx tsc --noEmit
 check layers node --import tsx scripts/check-layers.ts
 phase "lint, knip, types, layers" "$t"
 
-# 3. The production build of the dashboard, in the background while vitest runs: the build is mostly
-#    one busy process and vitest's workers wait on git and child processes, so the two share the cores
-#    well. No vitest test reads .next/ (the browser tests are the dashboard's).
+# 3. In the background: the production build of the dashboard, then the browser tests against it,
+#    while vitest runs in the foreground. The build is mostly one busy process, the browser tests wait
+#    on a server and Chromium, and vitest's workers wait on git and child processes, so the two lines
+#    share the cores: run one after the other they left a third of the CPU idle. No vitest test reads
+#    .next/ or takes the browser tests' ports (3123 + 20 per Playwright worker).
 build_rc=0
-build_pid=
+e2e_rc=0
+browser_pid=
 if [ "$have_e2e" = 1 ]; then
-  echo "=== next build, beside the vitest phases ($(date +%T)); its output is in $OUT/build.log"
-  ( t=$(now); node bin/lucid build --force >"$OUT/build.log" 2>&1; rc=$?; echo "$rc" >"$OUT/build.rc"; phase "build (beside vitest)" "$t" ) &
-  build_pid=$!
+  echo "=== next build, then the browser tests, beside the vitest phases ($(date +%T)); their output is in $OUT/build.log and $OUT/browser.log"
+  (
+    t=$(now)
+    node bin/lucid build --force >"$OUT/build.log" 2>&1
+    rc=$?
+    echo "$rc" >"$OUT/build.rc"
+    phase "build (beside vitest)" "$t"
+    [ "$rc" = 0 ] || exit 0
+    t=$(now)
+    PLAYWRIGHT_JSON_OUTPUT_FILE="$OUT/playwright.json" npx playwright test --reporter=list,json >"$OUT/browser.log" 2>&1
+    echo "$?" >"$OUT/browser.rc"
+    phase "browser (beside vitest)" "$t"
+  ) &
+  browser_pid=$!
 fi
 
 # 4. Unit tests, then integration and MCP tests (vitest 4; vitest 5 needs Node 22), in parallel workers.
@@ -84,19 +98,16 @@ integration_rc=$?
 [ "$unit_rc" = 0 ] && [ "$integration_rc" = 0 ]
 vitest_rc=$?
 
-# 5. Browser tests, once the build is done.
-e2e_rc=0
+# 5. The browser tests' results, once they are done.
 if [ "$have_e2e" = 1 ]; then
   t=$(now)
-  wait "$build_pid"
+  wait "$browser_pid"
+  phase "waiting for the browser tests" "$t"
   build_rc=$(cat "$OUT/build.rc" 2>/dev/null || echo 1)
-  phase "waiting for the build" "$t"
+  step "browser tests (playwright, $("$CHROMIUM_PATH" --version 2>/dev/null | tail -1))"
   if [ "$build_rc" = 0 ]; then
-    step "browser tests (playwright, $("$CHROMIUM_PATH" --version 2>/dev/null | tail -1))"
-    t=$(now)
-    PLAYWRIGHT_JSON_OUTPUT_FILE="$OUT/playwright.json" npx playwright test --reporter=list,json
-    e2e_rc=$?
-    phase "browser" "$t"
+    cat "$OUT/browser.log"
+    e2e_rc=$(cat "$OUT/browser.rc" 2>/dev/null || echo 1)
   else
     cat "$OUT/build.log"
   fi

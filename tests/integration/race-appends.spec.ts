@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportFigure, scale, stressTimeout } from '../support/stress';
 import { findTempFiles, makeTempVault, type TempVault } from '../support/temp-vault';
+import { workerArgs } from '../support/worker-bundle';
 
 // Catalog #38: three processes (as the dashboard, an MCP server and the CLI would be) append
 // uniquely tagged lines to one shared note and to 20 other notes at the same time.
@@ -28,7 +29,7 @@ interface Summary {
 }
 
 function runWorker(tv: TempVault, worker: string, count: number, seed: number, goFile: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, tv.root, worker, String(count), String(seed), goFile, SHARED, ...OTHERS], {
+  const child = spawn(process.execPath, [...workerArgs(WORKER), tv.root, worker, String(count), String(seed), goFile, SHARED, ...OTHERS], {
     cwd: PROJECT_ROOT,
     env: tv.env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

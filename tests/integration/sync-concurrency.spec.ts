@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isVaultError, syncVault } from '../../lib/vault/index';
 import { type SyncClone, syncVaultsEachTest } from '../support/sync-vaults';
 import { sha256 } from '../support/temp-vault';
+import { workerArgs } from '../support/worker-bundle';
 
 /** The sync among other writers: the vault lock, a crash between the branch and the work tree, a remote that moves. */
 
@@ -51,7 +52,7 @@ describe('syncVault among other writers', () => {
     const b = await open(clones[1]);
     const staleHash = sha256(fs.readFileSync(path.join(clones[1].root, 'notes/shared.md')));
     const go = path.join(world.tempDir('barrier'), 'go');
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, clones[1].root, 'notes/shared.md', staleHash, go], {
+    const child = spawn(process.execPath, [...workerArgs(WORKER), clones[1].root, 'notes/shared.md', staleHash, go], {
       env: world.env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

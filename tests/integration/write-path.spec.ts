@@ -11,6 +11,7 @@ import { nodeFs, type VaultFs } from '../../lib/vault/fs';
 import { openVault, type Vault } from '../../lib/vault/vault';
 import type { EditRequest } from '../../lib/vault/write/edit-types';
 import { DEFAULT_START, TEST_EMAIL, TEST_PERSON, findTempFiles, makeTempVault, sha256, snapshot, steppingClock, type TempVault } from '../support/temp-vault';
+import { workerArgs } from '../support/worker-bundle';
 
 const AGENT = 'agent:test-agent';
 const PERSON = `human:${TEST_PERSON}`;
@@ -782,7 +783,7 @@ describe('concurrent writers', () => {
     const before = tv.commitCount();
 
     const runs = workers.map((worker, i) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', WORKER, tv.root, 'notes/log.md', worker, String(perWorker), String(1000 + i), goFile], {
+      const child = spawn(process.execPath, [...workerArgs(WORKER), tv.root, 'notes/log.md', worker, String(perWorker), String(1000 + i), goFile], {
         cwd: PROJECT_ROOT,
         env: tv.env as NodeJS.ProcessEnv,
         stdio: ['ignore', 'pipe', 'pipe'],

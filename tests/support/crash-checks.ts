@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findTempFiles, type TempVault } from './temp-vault';
+import { workerArgs } from './worker-bundle';
 
 /** The crash worker (tests/support/crash-worker.ts). */
 export const CRASH_WORKER = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
@@ -24,7 +25,7 @@ export interface WorkerExit {
  */
 export function runCrashWorker(tv: TempVault, args: string[], options: { env?: Record<string, string>; killAfterReadyMs?: number } = {}): Promise<WorkerExit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CRASH_WORKER, tv.root, ...args], {
+    const child = spawn(process.execPath, [...workerArgs(CRASH_WORKER), tv.root, ...args], {
       env: { ...tv.env, ...options.env } as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
