@@ -10,10 +10,10 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // One worker per core: each test works in its own temp vault, so files run side by side (vitest's
-    // default leaves one core free, which on a 2-core machine is one worker). Processes, not threads:
-    // tests chdir, spawn and load better-sqlite3.
-    pool: 'forks',
-    maxWorkers: Math.max(2, os.availableParallelism()),
+    // One worker per core, and one more: each test works in its own temp vault, so files run side by
+    // side, and a worker spends much of its time waiting on git and child processes (two workers on
+    // 2 cores beside the browser tests left a quarter of the CPU idle). Processes, not threads: tests
+    // chdir, spawn and load better-sqlite3.
+    maxWorkers: os.availableParallelism() + 1,
   },
 });

@@ -486,7 +486,7 @@ export async function openVault(options: OpenVaultOptions): Promise<Vault> {
   // An edit a dead writer left unfinished is finished or undone before anything is read. A live
   // writer holding the lock recovers it itself; a failure here leaves it to the next writer.
   await vault.recover().catch(() => undefined);
-  await sweepScratch(vault.fs, vault.stateDir(), (options.wallClock ?? systemClock)()).catch(() => undefined);
+  await sweepScratch(vault.fs, () => vault.stateDir(), (options.wallClock ?? systemClock)()).catch(() => undefined);
   if (options.watch) await vault.startWatching(options);
   return vault;
 }

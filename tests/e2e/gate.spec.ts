@@ -9,7 +9,7 @@ const cookie = `lucid_${port}=${token}`;
 const host = `127.0.0.1:${port}`;
 
 test('a foreign Host is refused on pages, notes and files (DNS rebinding), even with the cookie', async () => {
-  for (const path of ['/', '/notes/projects/atlas.md', '/search', '/files/x.png']) {
+  for (const path of ['/', '/notes/projects/atlas.md', '/search', '/files/x.png', '/api/listing-changes']) {
     const response = await rawRequest({ path, headers: { Host: `evil.example:${port}`, Cookie: cookie } });
     expect(response.status, path).toBe(403);
     expect(response.body).not.toContain('Billing');
@@ -31,6 +31,10 @@ test('without the login cookie, or with a wrong token, nothing is shown', async 
   const noCookie = await rawRequest({ path: '/notes/projects/atlas.md', headers: { Host: host } });
   expect(noCookie.status).toBe(401);
   expect(noCookie.body).not.toContain('Billing');
+  // The watcher's events name the vault's paths: they are behind the same gate.
+  const events = await rawRequest({ path: '/api/listing-changes', headers: { Host: host } });
+  expect(events.status).toBe(401);
+  expect(events.body).not.toContain('event:');
   expect((await rawRequest({ path: '/', headers: { Host: host, Cookie: `lucid_${port}=${token.slice(0, -1)}` } })).status).toBe(401);
   expect((await rawRequest({ path: `/?token=${token.slice(0, 10)}`, headers: { Host: host } })).status).toBe(401);
   const login = await rawRequest({ path: `/?token=${token}`, headers: { Host: host } });

@@ -8,7 +8,9 @@ const SCRATCH = /^(revert-|merge-|stage-)[a-z2-7]{10}(\.(ours|base|theirs|index)
  * Removes the scratch files and folders a killed process left in the state folder (last changed
  * more than a minute before `now`, wall-clock time): a live revert, merge or commit removes its own.
  */
-export async function sweepScratch(fs: VaultFs, dir: string, now: Date): Promise<string[]> {
+export async function sweepScratch(fs: VaultFs, stateDir: () => string, now: Date): Promise<string[]> {
+  // Asked here, so a state folder Lucid refuses (a link, a file) is the next operation's error, not the open's.
+  const dir = stateDir();
   const removed: string[] = [];
   for (const entry of await fs.readdir(dir).catch(() => [])) {
     if (!SCRATCH.test(entry.name)) continue;
