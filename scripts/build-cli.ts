@@ -23,13 +23,13 @@ const ENTRY_POINTS: Record<string, string> = {
  * Loaded from node_modules at run time, never bundled: native addons, Next (`lucid serve` and `build`
  * run it as its own process from node_modules), and the tools of the sources' path.
  */
-const EXTERNAL = ['better-sqlite3', '@parcel/watcher', 'next', 'esbuild', 'tsx'];
+export const EXTERNAL = ['better-sqlite3', '@parcel/watcher', 'next', 'esbuild', 'tsx'];
 
 /** Files that change what the build makes without being compiled into it. */
 const ALSO_FROM = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'tsconfig.json', 'scripts/build-cli.ts', 'bin/compiled.mjs'];
 
 // Bundled CommonJS dependencies call require() and read __dirname: give every ES module chunk both.
-const BANNER = [
+export const BANNER = [
   "import { createRequire as __lucidCreateRequire } from 'node:module';",
   "import { fileURLToPath as __lucidFileURLToPath } from 'node:url';",
   'const require = __lucidCreateRequire(import.meta.url);',

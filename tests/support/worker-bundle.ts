@@ -2,19 +2,11 @@ import { buildSync } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BANNER, EXTERNAL } from '../../scripts/build-cli';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Under node_modules, so a bundle resolves the packages it leaves out (native addons) as the sources do. */
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'lucid-test-workers');
-/** As scripts/build-cli.ts bundles the CLI: native addons and tools are loaded from node_modules. */
-const EXTERNAL = ['better-sqlite3', '@parcel/watcher', 'next', 'esbuild', 'tsx'];
-const BANNER = [
-  "import { createRequire as __lucidCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __lucidFileURLToPath } from 'node:url';",
-  'const require = __lucidCreateRequire(import.meta.url);',
-  'const __filename = __lucidFileURLToPath(import.meta.url);',
-  "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));",
-].join('\n');
 
 let dir: string | undefined;
 const bundles = new Map<string, string>();
@@ -42,6 +34,7 @@ export function workerArgs(script: string): string[] {
       format: 'esm',
       platform: 'node',
       target: 'node20',
+      // As the CLI is bundled: native addons and tools are loaded from node_modules.
       external: EXTERNAL,
       banner: { js: BANNER },
       logLevel: 'silent',
