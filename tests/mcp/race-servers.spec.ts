@@ -1,34 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { changelogLines, MCP_VAULT_FILES, spawnStdioServer, type StdioServer } from '../support/mcp';
+import { describe, expect, it } from 'vitest';
+import { changelogLines, stdioServersEachTest } from '../support/mcp';
 import { reportFigure, scale, stressTimeout } from '../support/stress';
-import { findTempFiles, makeTempVault, type TempVault } from '../support/temp-vault';
+import { findTempFiles } from '../support/temp-vault';
 
 // Several `lucid mcp` processes writing to one vault at once (moved from stdio.spec.ts): 10 appends
 // per server in `npm test`, 50 under `npm run test:stress`.
 
 const PER_WORKER = scale(10, 50);
 
-const vaults: TempVault[] = [];
-const servers: StdioServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.client.close().catch(() => undefined)));
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
-
-function tempVault(files: Record<string, string> = MCP_VAULT_FILES): TempVault {
-  const tv = makeTempVault(files);
-  vaults.push(tv);
-  return tv;
-}
-
-async function spawnServer(tv: TempVault): Promise<StdioServer> {
-  const server = await spawnStdioServer(tv);
-  servers.push(server);
-  return server;
-}
+const { tempVault, spawnServer } = stdioServersEachTest();
 
 function ok(result: CallToolResult & { structuredContent?: Record<string, unknown> }): Record<string, unknown> {
   if (result.isError) throw new Error(`tool failed: ${result.content[0]?.type === 'text' ? result.content[0].text : ''}`);

@@ -1,31 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { changelogLines, fieldOf, filesOf, MCP_VAULT_FILES, spawnStdioServer, type StdioServer, trailersOf } from '../support/mcp';
-import { makeTempVault, type TempVault } from '../support/temp-vault';
+import { describe, expect, it } from 'vitest';
+import { changelogLines, fieldOf, filesOf, stdioServersEachTest, trailersOf } from '../support/mcp';
 
-type Server = StdioServer;
-
-const vaults: TempVault[] = [];
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.client.close().catch(() => undefined)));
-  for (const tv of vaults.splice(0)) tv.cleanup();
-});
-
-function tempVault(files: Record<string, string> = MCP_VAULT_FILES): TempVault {
-  const tv = makeTempVault(files);
-  vaults.push(tv);
-  return tv;
-}
-
-/** Starts `./bin/lucid mcp --vault <root>` with a real SDK client, closed after the test. */
-async function spawnServer(tv: TempVault): Promise<Server> {
-  const server = await spawnStdioServer(tv);
-  servers.push(server);
-  return server;
-}
+const { tempVault, spawnServer } = stdioServersEachTest();
 
 function ok(result: CallToolResult & { structuredContent?: Record<string, unknown> }): Record<string, unknown> {
   if (result.isError) throw new Error(`tool failed: ${result.content[0]?.type === 'text' ? result.content[0].text : ''}`);

@@ -176,6 +176,36 @@ export async function openWithMcp(lists: McpCleanup, files: Record<string, strin
   return { tv, vault, mcp };
 }
 
+/** What {@link stdioServersEachTest} gives a spec file. */
+export interface StdioServersPerTest {
+  /** A temp vault with `files` (the MCP specs' vault by default), removed after the test. */
+  tempVault(files?: Record<string, string>): TempVault;
+  /** `lucid mcp` on `tv` with a real SDK client over stdio, closed after the test. */
+  spawnServer(tv: TempVault): Promise<StdioServer>;
+}
+
+/** For a spec (called at its top level) whose tests start `lucid mcp` processes: each test's servers closed, then its vaults removed. */
+export function stdioServersEachTest(): StdioServersPerTest {
+  const vaults: TempVault[] = [];
+  const servers: StdioServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.client.close().catch(() => undefined)));
+    for (const tv of vaults.splice(0)) tv.cleanup();
+  });
+  return {
+    tempVault(files = MCP_VAULT_FILES) {
+      const tv = makeTempVault(files);
+      vaults.push(tv);
+      return tv;
+    },
+    async spawnServer(tv) {
+      const server = await spawnStdioServer(tv);
+      servers.push(server);
+      return server;
+    },
+  };
+}
+
 /** `lucid mcp` started as an MCP client starts it, with a real SDK client connected over stdio. */
 export interface StdioServer {
   client: Client;
